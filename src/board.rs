@@ -1,0 +1,418 @@
+//! Discs on the board, legal moves and flips.
+//!
+//! The hot functions work on a side-to-move-relative pair of `u64`s
+//! (`player`, `opponent`); the public types keep absolute colours.
+
+use std::fmt;
+
+use crate::{Bitboard, Square};
+
+/// A side: Black moves first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Color {
+    /// The first player (`X`, `*`, ●).
+    Black,
+    /// The second player (`O`, ○).
+    White,
+}
+
+impl Color {
+    /// The other side.
+    #[must_use]
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// `"black"` or `"white"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Discs on the board, by absolute colour.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    black: Bitboard,
+    white: Bitboard,
+}
+
+impl Board {
+    /// d5 and e4 Black, d4 and e5 White.
+    pub const START: Board = Board {
+        black: Bitboard(0x0000_0008_1000_0000),
+        white: Bitboard(0x0000_0010_0800_0000),
+    };
+
+    /// A board from two disjoint sets of discs; `None` if they overlap.
+    #[must_use]
+    pub const fn new(black: Bitboard, white: Bitboard) -> Option<Board> {
+        if black.0 & white.0 == 0 {
+            Some(Board { black, white })
+        } else {
+            None
+        }
+    }
+
+    /// Black's discs.
+    #[must_use]
+    pub const fn black(&self) -> Bitboard {
+        self.black
+    }
+
+    /// White's discs.
+    #[must_use]
+    pub const fn white(&self) -> Bitboard {
+        self.white
+    }
+
+    /// The discs of one side.
+    #[must_use]
+    pub const fn discs(&self, color: Color) -> Bitboard {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+
+    /// Squares without a disc.
+    #[must_use]
+    pub const fn empty(&self) -> Bitboard {
+        Bitboard(!(self.black.0 | self.white.0))
+    }
+
+    /// The colour of the disc on `square`, if any.
+    #[must_use]
+    pub const fn get(&self, square: Square) -> Option<Color> {
+        if self.black.contains(square) {
+            Some(Color::Black)
+        } else if self.white.contains(square) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// The board with the colours swapped.
+    #[must_use]
+    pub const fn swapped(&self) -> Board {
+        Board {
+            black: self.white,
+            white: self.black,
+        }
+    }
+
+    /// The board under a symmetry.
+    #[must_use]
+    pub fn transform(&self, symmetry: crate::Symmetry) -> Board {
+        Board {
+            black: Bitboard(symmetry.apply(self.black.0)),
+            white: Bitboard(symmetry.apply(self.white.0)),
+        }
+    }
+}
+
+/// A board and the side to move.
+///
+/// ```
+/// use kifu::{Color, Position, Square};
+/// let mut pos = Position::start();
+/// let f5: Square = "f5".parse()?;
+/// assert_eq!(pos.legal_moves().count(), 4);
+/// pos.play(f5).unwrap();
+/// assert_eq!(pos.side_to_move(), Color::White);
+/// assert_eq!(pos.board().black().count(), 4);
+/// # Ok::<(), kifu::ParseSquareError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    board: Board,
+    side_to_move: Color,
+}
+
+/// Why a move cannot be played in a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IllegalMove {
+    /// The square already holds a disc.
+    Occupied,
+    /// The disc would bracket no opponent disc.
+    FlipsNothing,
+}
+
+impl Position {
+    /// The standard start, Black to move.
+    #[must_use]
+    pub const fn start() -> Position {
+        Position {
+            board: Board::START,
+            side_to_move: Color::Black,
+        }
+    }
+
+    /// A position from a board and the side to move.
+    #[must_use]
+    pub const fn new(board: Board, side_to_move: Color) -> Position {
+        Position {
+            board,
+            side_to_move,
+        }
+    }
+
+    /// The discs.
+    #[must_use]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Whose turn it is.
+    #[must_use]
+    pub const fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// Discs of the side to move and of its opponent.
+    #[inline]
+    #[must_use]
+    pub const fn relative(&self) -> (u64, u64) {
+        match self.side_to_move {
+            Color::Black => (self.board.black.0, self.board.white.0),
+            Color::White => (self.board.white.0, self.board.black.0),
+        }
+    }
+
+    #[inline]
+    fn set_relative(&mut self, player: u64, opponent: u64) {
+        let (black, white) = match self.side_to_move {
+            Color::Black => (player, opponent),
+            Color::White => (opponent, player),
+        };
+        self.board = Board {
+            black: Bitboard(black),
+            white: Bitboard(white),
+        };
+    }
+
+    /// Sets the discs after a move of the side to move (relative to it)
+    /// and hands the turn over. The caller guarantees the sets are disjoint.
+    #[inline]
+    pub(crate) fn apply_relative(&mut self, player: u64, opponent: u64) {
+        debug_assert_eq!(player & opponent, 0);
+        self.set_relative(player, opponent);
+        self.side_to_move = self.side_to_move.opponent();
+    }
+
+    /// Squares where the side to move may play.
+    #[must_use]
+    pub fn legal_moves(&self) -> Bitboard {
+        let (p, o) = self.relative();
+        Bitboard(moves(p, o))
+    }
+
+    /// Whether the side to move has a legal move.
+    #[must_use]
+    pub fn has_moves(&self) -> bool {
+        let (p, o) = self.relative();
+        moves(p, o) != 0
+    }
+
+    /// Whether the opponent of the side to move has a legal move.
+    #[must_use]
+    pub fn opponent_has_moves(&self) -> bool {
+        let (p, o) = self.relative();
+        moves(o, p) != 0
+    }
+
+    /// Whether neither side can move.
+    #[must_use]
+    pub fn is_game_over(&self) -> bool {
+        let (p, o) = self.relative();
+        moves(p, o) == 0 && moves(o, p) == 0
+    }
+
+    /// The discs a move on `square` would flip (empty if illegal).
+    #[must_use]
+    pub fn flips(&self, square: Square) -> Bitboard {
+        let (p, o) = self.relative();
+        if (p | o) & square.mask() != 0 {
+            return Bitboard::EMPTY;
+        }
+        Bitboard(flips(p, o, square))
+    }
+
+    /// Plays a disc for the side to move and hands the turn over.
+    ///
+    /// On error the position is unchanged.
+    pub fn play(&mut self, square: Square) -> Result<Bitboard, IllegalMove> {
+        let (p, o) = self.relative();
+        let bit = square.mask();
+        if (p | o) & bit != 0 {
+            return Err(IllegalMove::Occupied);
+        }
+        let f = flips(p, o, square);
+        if f == 0 {
+            return Err(IllegalMove::FlipsNothing);
+        }
+        self.set_relative(p | f | bit, o ^ f);
+        self.side_to_move = self.side_to_move.opponent();
+        Ok(Bitboard(f))
+    }
+
+    /// Hands the turn over without a move (no legality check).
+    pub fn pass(&mut self) {
+        self.side_to_move = self.side_to_move.opponent();
+    }
+
+    /// The position with the colours of discs and side to move swapped.
+    #[must_use]
+    pub const fn swapped(&self) -> Position {
+        Position {
+            board: self.board.swapped(),
+            side_to_move: self.side_to_move.opponent(),
+        }
+    }
+}
+
+/// The squares where `player` may move against `opponent`.
+///
+/// Each direction is a shift with the opponent discs masked so that runs do
+/// not wrap from one edge column to the other.
+#[inline]
+#[must_use]
+pub fn moves(player: u64, opponent: u64) -> u64 {
+    #[inline(always)]
+    fn run(p: u64, o: u64, shift: u32, left: bool) -> u64 {
+        let sh = |x: u64| if left { x << shift } else { x >> shift };
+        let mut f = o & sh(p);
+        f |= o & sh(f);
+        f |= o & sh(f);
+        f |= o & sh(f);
+        f |= o & sh(f);
+        f |= o & sh(f);
+        sh(f)
+    }
+    let empty = !(player | opponent);
+    let inner = opponent & 0x7e7e_7e7e_7e7e_7e7e;
+    let m = run(player, inner, 1, true)
+        | run(player, inner, 1, false)
+        | run(player, opponent, 8, true)
+        | run(player, opponent, 8, false)
+        | run(player, inner, 7, true)
+        | run(player, inner, 7, false)
+        | run(player, inner, 9, true)
+        | run(player, inner, 9, false);
+    m & empty
+}
+
+/// The rays from each square in each of the eight directions, excluding the
+/// square itself. Directions 0–3 go towards higher indices (E, SW, S, SE),
+/// 4–7 towards lower ones (W, NE, N, NW).
+const RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    const STEPS: [(i8, i8); 8] = [
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (-1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+    ];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dc, dr) = STEPS[d];
+            let mut c = (sq % 8) as i8 + dc;
+            let mut r = (sq / 8) as i8 + dr;
+            let mut mask = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                mask |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[sq][d] = mask;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// The discs of `opponent` that `player` flips by playing on the empty
+/// `square` (zero when the move is illegal).
+///
+/// Along each ray the first square that is not an opponent disc decides:
+/// if it holds a player disc, the opponent discs before it flip.
+#[inline]
+#[must_use]
+pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
+    let rays = &RAYS[square.index()];
+    let not_opp = !opponent;
+    let mut flipped = 0u64;
+    // Rays towards higher indices: the nearest blocker is the lowest bit.
+    for &ray in &rays[0..4] {
+        let blockers = ray & not_opp;
+        let first = blockers & blockers.wrapping_neg();
+        if first & player != 0 {
+            flipped |= ray & (first - 1);
+        }
+    }
+    // Rays towards lower indices: the nearest blocker is the highest bit.
+    for &ray in &rays[4..8] {
+        let blockers = ray & not_opp;
+        if blockers != 0 {
+            let first = 1u64 << (63 - blockers.leading_zeros());
+            if first & player != 0 {
+                flipped |= ray & !((first << 1).wrapping_sub(1));
+            }
+        }
+    }
+    flipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn start_has_the_four_openings() {
+        let names: Vec<String> = Position::start()
+            .legal_moves()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    }
+
+    #[test]
+    fn play_flips_and_rejects_without_change() {
+        let mut pos = Position::start();
+        assert_eq!(pos.play(sq("e4")), Err(IllegalMove::Occupied));
+        assert_eq!(pos.play(sq("a1")), Err(IllegalMove::FlipsNothing));
+        assert_eq!(pos, Position::start());
+        let flipped = pos.play(sq("f5")).unwrap();
+        assert_eq!(flipped, Bitboard::from(sq("e5")));
+        assert_eq!(pos.board().get(sq("e5")), Some(Color::Black));
+        assert_eq!(pos.side_to_move(), Color::White);
+    }
+}

@@ -1,0 +1,110 @@
+//! Rendering an invalid game as a diagnostic with its source line and a
+//! caret under the offending token.
+
+use std::ops::Range;
+
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::{Error as FilesError, Files};
+use codespan_reporting::term::{self, Chars, Config};
+use kifu::{GameError, GameRecord};
+
+/// A single source line that knows its real line number.
+struct OneLine<'a> {
+    name: &'a str,
+    text: &'a str,
+    line: u32,
+}
+
+impl<'a> Files<'a> for OneLine<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, FilesError> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, FilesError> {
+        Ok(self.text)
+    }
+
+    fn line_index(&'a self, (): (), _byte_index: usize) -> Result<usize, FilesError> {
+        Ok(0)
+    }
+
+    fn line_number(&'a self, (): (), _line_index: usize) -> Result<usize, FilesError> {
+        Ok(self.line as usize)
+    }
+
+    fn line_range(&'a self, (): (), line_index: usize) -> Result<Range<usize>, FilesError> {
+        if line_index == 0 {
+            Ok(0..self.text.len())
+        } else {
+            Err(FilesError::LineTooLarge {
+                given: line_index,
+                max: 0,
+            })
+        }
+    }
+}
+
+/// The headline: `game 3, move 7 (black) d3: flips nothing`.
+pub fn headline(record: &GameRecord, error: &GameError) -> String {
+    format!("game {}, {error}", record.origin.index)
+}
+
+/// Where a game error is, as `file:line:column` or `file: game N`.
+pub fn location(name: &str, record: &GameRecord, error: &GameError) -> String {
+    match error.source_pos(record) {
+        Some(pos) if pos.line > 0 => format!("{name}:{}:{}", pos.line, pos.column),
+        _ => format!("{name}: record {}", record.origin.index),
+    }
+}
+
+/// Renders an error of `record` read from `name`: a `file:line:col:`
+/// headline, then the source line with a caret when the text is known.
+pub fn render(name: &str, record: &GameRecord, error: &GameError) -> String {
+    let head = format!(
+        "{}: {}\n",
+        location(name, record, error),
+        headline(record, error)
+    );
+    let Some(snippet) = snippet(name, record, error) else {
+        return head;
+    };
+    head + &snippet
+}
+
+fn snippet(name: &str, record: &GameRecord, error: &GameError) -> Option<String> {
+    let (line, column, len) = match error {
+        GameError::Replay(e) => {
+            let span = record.spans.get(e.number.checked_sub(1)?)?;
+            (span.line, span.column, span.len)
+        }
+        GameError::Parse(p) => (p.pos.line, p.pos.column, p.len),
+    };
+    let text = record.origin.line_text(line)?;
+    let start = text
+        .char_indices()
+        .nth(column.checked_sub(1)? as usize)
+        .map_or(text.len(), |(i, _)| i);
+    let end = (start + len.max(1) as usize).min(text.len());
+    let end = (end..=text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len());
+    let file = OneLine { name, text, line };
+    let diagnostic = Diagnostic::error()
+        .with_labels(vec![Label::primary((), start..end).with_message(error.reason())]);
+    let config = Config {
+        chars: Chars::ascii(),
+        ..Config::default()
+    };
+    let rendered = term::emit_into_string(&config, &file, &diagnostic).ok()?;
+    // The first line repeats the headline's "error:" with no message; the
+    // location line repeats ours. Keep the source part only.
+    let body: Vec<&str> = rendered
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with('|'))
+        .collect();
+    Some(body.join("\n") + "\n")
+}

@@ -1,0 +1,263 @@
+//! `kifu show`: board diagrams of a game.
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use kifu::formats::transcript::{parse_line, LineContext};
+use kifu::formats::Format;
+use kifu::render::text::{diagram, TextStyle};
+use kifu::{Color, GameRecord, Move, Ply, Position, Replay, Score, Token, Winner};
+
+use super::{diagnostic, input, Outcome};
+
+/// Show the board of a game: after its last move, an earlier one, or every
+/// position in turn, with the side to move, its legal moves, disc counts
+/// and the result once the game is over.
+///
+/// GAME is a file (`-` for standard input; `--game N` picks a game) or a
+/// transcript typed on the command line.
+///
+/// Examples:
+///   kifu show f5d6c3d3c4
+///   kifu show f5 d6 c3 --ascii
+///   kifu show games.txt --game 3 --ply 20
+///   kifu show fixtures/transcripts/short-win.txt --each
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// A file, `-`, or the moves of a game (`f5d6c3`, `f5 d6 c3`).
+    #[arg(value_name = "GAME", required = true, num_args = 1..)]
+    game: Vec<String>,
+
+    /// Which game of the file to show (1-based).
+    #[arg(long = "game", value_name = "N", default_value_t = 1)]
+    game_number: u64,
+
+    /// Show the position after the first N moves of the record (0: the
+    /// start; explicit passes count as moves).
+    #[arg(long, value_name = "N", conflicts_with = "each")]
+    ply: Option<usize>,
+
+    /// Show every position from the start to the end.
+    #[arg(long)]
+    each: bool,
+
+    /// Draw with X, O and - instead of Unicode discs.
+    #[arg(long)]
+    ascii: bool,
+
+    /// Read the file as this format instead of guessing.
+    #[arg(long, value_name = "FORMAT")]
+    from: Option<Format>,
+}
+
+/// Where the game came from, for messages.
+struct Loaded {
+    name: String,
+    record: GameRecord,
+}
+
+fn looks_like_path(text: &str) -> bool {
+    text.contains('/')
+        || text.contains('\\')
+        || text
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext.chars().next().is_some_and(|c| c.is_ascii_alphabetic()))
+}
+
+fn load(args: &Args) -> Result<Loaded> {
+    let first = &args.game[0];
+    if args.game.len() == 1 && (first == "-" || Path::new(first).exists()) {
+        let input = input::open(first, args.from)?;
+        let mut seen = 0;
+        for item in input.format.reader(input.reader) {
+            let record = item.with_context(|| format!("cannot read {first}"))?;
+            seen += 1;
+            if seen == args.game_number {
+                return Ok(Loaded {
+                    name: first.clone(),
+                    record,
+                });
+            }
+        }
+        bail!(
+            "{first} holds {seen} game{}, so there is no game {}",
+            if seen == 1 { "" } else { "s" },
+            args.game_number
+        );
+    }
+    let text = args.game.join(" ");
+    let ctx = LineContext {
+        line: 1,
+        byte: 0,
+        index: 1,
+    };
+    let record = parse_line(text.as_bytes(), ctx);
+    match record {
+        Some(record)
+            if args.game.len() == 1
+                && record.moves.iter().any(|m| m.token == Token::Unreadable)
+                && looks_like_path(first) =>
+        {
+            bail!("cannot read {first}: no such file")
+        }
+        Some(record) => Ok(Loaded {
+            name: "GAME".to_owned(),
+            record,
+        }),
+        None => bail!("no moves given: GAME is a file or a transcript such as f5d6c3"),
+    }
+}
+
+fn style(args: &Args) -> TextStyle {
+    TextStyle {
+        ascii: args.ascii,
+        legal_moves: true,
+    }
+}
+
+fn squares(bits: u64) -> String {
+    kifu::Bitboard(bits)
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The lines under a diagram: what was played, the counts, what comes next.
+fn describe(position: &Position, last: Option<(usize, &Ply)>, style: &TextStyle) -> String {
+    let mut out = String::new();
+    match last {
+        None => out.push_str("start position\n"),
+        Some((number, ply)) => {
+            let what = match ply.mv {
+                Move::Play(sq) => format!("{} {sq}", ply.color),
+                Move::Pass => format!("{} passes", ply.color),
+            };
+            out.push_str(&format!("move {number}: {what}"));
+            if ply.implicit_pass {
+                out.push_str(&format!(
+                    " ({} had no move and passed)",
+                    ply.color.opponent()
+                ));
+            }
+            out.push('\n');
+        }
+    }
+    let score = Score::of(position.board());
+    out.push_str(&format!(
+        "black {} {}  white {} {}  empty {}\n",
+        style_disc(style, Color::Black),
+        score.black_discs,
+        style_disc(style, Color::White),
+        score.white_discs,
+        score.empties
+    ));
+    let mover = position.side_to_move();
+    if position.is_game_over() {
+        let result = match score.winner {
+            Winner::Black => format!("black wins {}-{}", score.black_score, score.white_score),
+            Winner::White => format!("white wins {}-{}", score.white_score, score.black_score),
+            Winner::Draw => format!("draw {}-{}", score.black_score, score.white_score),
+        };
+        out.push_str(&format!("game over: {result}\n"));
+    } else if position.has_moves() {
+        out.push_str(&format!(
+            "{mover} to move: {}\n",
+            squares(position.legal_moves().0)
+        ));
+    } else {
+        let mut passed = *position;
+        passed.pass();
+        out.push_str(&format!(
+            "{mover} has no move and must pass; {} to move: {}\n",
+            mover.opponent(),
+            squares(passed.legal_moves().0)
+        ));
+    }
+    out
+}
+
+fn style_disc(style: &TextStyle, color: Color) -> char {
+    if style.ascii {
+        match color {
+            Color::Black => 'X',
+            Color::White => 'O',
+        }
+    } else {
+        style.disc(color)
+    }
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let loaded = load(&args)?;
+    let record = &loaded.record;
+    let style = style(&args);
+    let mut replay = Replay::new(record.start);
+    let mut steps: Vec<(usize, Ply, Position)> = Vec::with_capacity(record.moves.len());
+    let mut error = None;
+    for (i, m) in record.moves.iter().enumerate() {
+        let step = match m.token {
+            Token::Move(mv) => replay.play(mv, m.color),
+            Token::Unreadable => Err(replay.unreadable(&record.token_text(i))),
+        };
+        match step {
+            Ok(ply) => steps.push((i + 1, ply, *replay.position())),
+            Err(e) => {
+                error = Some(kifu::GameError::Replay(e));
+                break;
+            }
+        }
+    }
+    if error.is_none() {
+        error = record.defect.clone().map(kifu::GameError::Parse);
+    }
+    if let Some(n) = args.ply {
+        if n > record.moves.len() {
+            bail!(
+                "--ply {n}: the record has only {} move{}",
+                record.moves.len(),
+                if record.moves.len() == 1 { "" } else { "s" }
+            );
+        }
+    }
+
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let block = |position: &Position, last: Option<(usize, &Ply)>| {
+        diagram(position, &style) + &describe(position, last, &style)
+    };
+    if args.each {
+        out.write_all(block(&record.start, None).as_bytes())?;
+        for (number, ply, position) in &steps {
+            out.write_all(b"\n")?;
+            out.write_all(block(position, Some((*number, ply))).as_bytes())?;
+        }
+    } else {
+        let shown = match args.ply {
+            Some(n) => steps.iter().rposition(|(number, _, _)| *number <= n),
+            None => steps.len().checked_sub(1),
+        };
+        match shown {
+            Some(i) => {
+                let (number, ply, position) = &steps[i];
+                out.write_all(block(position, Some((*number, ply))).as_bytes())?;
+            }
+            None => out.write_all(block(&record.start, None).as_bytes())?,
+        }
+        if let Some(result) = &record.result {
+            if args.ply.is_none_or(|n| n >= record.moves.len()) {
+                writeln!(out, "recorded result: {result}")?;
+            }
+        }
+    }
+    out.flush()?;
+    match error {
+        Some(error) if args.ply.is_none_or(|n| n >= error.move_number().unwrap_or(0)) => {
+            eprint!("{}", diagnostic::render(&loaded.name, record, &error));
+            Ok(Outcome::Invalid)
+        }
+        _ => Ok(Outcome::Valid),
+    }
+}

@@ -1,0 +1,521 @@
+//! Replaying moves: implicit passes, the end of the game and the score.
+
+use std::fmt;
+
+use crate::board::{flips, moves};
+use crate::{Board, Color, Position, Square};
+
+
+/// A move as a game record states it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Move {
+    /// A disc placed on a square.
+    Play(Square),
+    /// An explicit pass.
+    Pass,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Play(square) => fmt::Display::fmt(square, f),
+            Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// Why a move of a record cannot be played.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ReplayErrorKind {
+    /// The square already holds a disc.
+    SquareOccupied,
+    /// The disc would bracket no opponent disc.
+    FlipsNothing,
+    /// The token is not a square or a pass.
+    NotASquare,
+    /// An explicit pass while the side to move (named) has a legal move.
+    PassNotAllowed(Color),
+    /// The record says one side moves while the other (named) has a move.
+    OutOfTurn(Color),
+    /// Neither side could move any more.
+    MoveAfterEnd,
+}
+
+impl fmt::Display for ReplayErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayErrorKind::SquareOccupied => f.write_str("square occupied"),
+            ReplayErrorKind::FlipsNothing => f.write_str("flips nothing"),
+            ReplayErrorKind::NotASquare => f.write_str("not a square"),
+            ReplayErrorKind::PassNotAllowed(c) => {
+                write!(f, "pass not allowed: {} has moves", capitalised(*c))
+            }
+            ReplayErrorKind::OutOfTurn(c) => {
+                write!(f, "out of turn: {} has moves", capitalised(*c))
+            }
+            ReplayErrorKind::MoveAfterEnd => f.write_str("move after the game ended"),
+        }
+    }
+}
+
+fn capitalised(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// A move of a record that breaks the rules, with where it stands.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("move {number} ({color}) {token}: {kind}")]
+pub struct ReplayError {
+    /// 1-based number of the move token as written (explicit passes count).
+    pub number: usize,
+    /// The side that was to play it.
+    pub color: Color,
+    /// The token as the record spells it, lowercased for squares.
+    pub token: String,
+    /// What is wrong.
+    pub kind: ReplayErrorKind,
+}
+
+/// What one accepted move did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Ply {
+    /// The side that moved (or passed).
+    pub color: Color,
+    /// The move played.
+    pub mv: Move,
+    /// Whether a pass of the other side was inserted just before it.
+    pub implicit_pass: bool,
+    /// The discs it flipped.
+    pub flipped: u64,
+}
+
+/// Plays the moves of a record one by one, inserting forced passes.
+///
+/// A move that the side to move cannot play is tried for the other side
+/// only when the side to move has no legal move at all: that is a pass the
+/// record left out. Legality of the side to move is therefore checked
+/// lazily, only when a move fails, which keeps the common path to one flip
+/// computation per move.
+///
+/// ```
+/// use kifu::{Move, Replay, Status};
+/// let mut replay = Replay::new(kifu::Position::start());
+/// for name in ["f5", "d6", "c5", "f6", "e7", "f4", "g5", "e6", "e3"] {
+///     replay.play(Move::Play(name.parse()?), None)?;
+/// }
+/// let end = replay.finish();
+/// assert_eq!(end.status, Status::Complete);
+/// assert_eq!((end.score.black_score, end.score.white_score), (64, 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Replay {
+    position: Position,
+    tokens: usize,
+    placed: u32,
+    passes: u32,
+    ended: bool,
+}
+
+/// Whether a record plays to the end.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Played until neither side could move.
+    Complete,
+    /// Every move legal, but the record stops while a side can still move.
+    Incomplete,
+    /// A move breaks the rules (or could not be read).
+    Invalid,
+}
+
+impl Status {
+    /// `complete`, `incomplete` or `invalid`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::Complete => "complete",
+            Status::Incomplete => "incomplete",
+            Status::Invalid => "invalid",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Who won.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    /// Black has more discs.
+    Black,
+    /// White has more discs.
+    White,
+    /// Equal discs.
+    Draw,
+}
+
+impl Winner {
+    /// `black`, `white` or `draw`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Winner::Black => "black",
+            Winner::White => "white",
+            Winner::Draw => "draw",
+        }
+    }
+}
+
+impl fmt::Display for Winner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Disc counts of a position and the score with empties to the winner.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Score {
+    /// Black discs on the board.
+    pub black_discs: u8,
+    /// White discs on the board.
+    pub white_discs: u8,
+    /// Empty squares.
+    pub empties: u8,
+    /// Black's score: discs, plus the empties if Black wins, 32 in a draw
+    /// with empties (World Othello Federation rule, as WTHOR stores).
+    pub black_score: u8,
+    /// White's score, `64 - black_score`.
+    pub white_score: u8,
+    /// Who has more discs.
+    pub winner: Winner,
+}
+
+impl Score {
+    /// Counts a board.
+    #[must_use]
+    pub fn of(board: &Board) -> Score {
+        let black = board.black().count() as u8;
+        let white = board.white().count() as u8;
+        Score::from_discs(black, white)
+    }
+
+    /// The score from raw disc counts (`black + white <= 64`).
+    #[must_use]
+    pub fn from_discs(black: u8, white: u8) -> Score {
+        let empties = 64u8.saturating_sub(black.saturating_add(white));
+        let (black_score, winner) = match black.cmp(&white) {
+            std::cmp::Ordering::Greater => (black + empties, Winner::Black),
+            std::cmp::Ordering::Less => (black, Winner::White),
+            std::cmp::Ordering::Equal => (black + empties / 2, Winner::Draw),
+        };
+        Score {
+            black_discs: black,
+            white_discs: white,
+            empties,
+            black_score,
+            white_score: 64 - black_score,
+            winner,
+        }
+    }
+}
+
+/// The end of a replay.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Finish {
+    /// The last legal position.
+    pub position: Position,
+    /// Its counts and score.
+    pub score: Score,
+    /// Discs placed.
+    pub placed: u32,
+    /// Passes played, implicit and explicit.
+    pub passes: u32,
+    /// Complete or incomplete (invalid is the caller's to decide).
+    pub status: Status,
+}
+
+impl Replay {
+    /// Starts from `position`.
+    #[must_use]
+    pub fn new(position: Position) -> Replay {
+        Replay {
+            position,
+            tokens: 0,
+            placed: 0,
+            passes: 0,
+            ended: false,
+        }
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Move tokens accepted so far (explicit passes included).
+    #[must_use]
+    pub fn tokens(&self) -> usize {
+        self.tokens
+    }
+
+    /// Discs placed so far.
+    #[must_use]
+    pub fn placed(&self) -> u32 {
+        self.placed
+    }
+
+    /// Passes so far.
+    #[must_use]
+    pub fn passes(&self) -> u32 {
+        self.passes
+    }
+
+    fn error(&self, color: Color, token: String, kind: ReplayErrorKind) -> ReplayError {
+        ReplayError {
+            number: self.tokens + 1,
+            color,
+            token,
+            kind,
+        }
+    }
+
+    /// Records a token that is not a move at all (`i9`, `zz`).
+    pub fn unreadable(&self, token: &str) -> ReplayError {
+        self.error(
+            self.position.side_to_move(),
+            token.to_owned(),
+            ReplayErrorKind::NotASquare,
+        )
+    }
+
+    /// Plays the next move of the record. `color` is the side the record
+    /// says makes it (letter case, a sign, a `B`/`W` tag), if it says.
+    ///
+    /// On error nothing changes, so the position stays the last legal one.
+    #[inline]
+    pub fn play(&mut self, mv: Move, color: Option<Color>) -> Result<Ply, ReplayError> {
+        match mv {
+            Move::Play(square) => self.place(square, color),
+            Move::Pass => self.explicit_pass(color),
+        }
+    }
+
+    /// Places a disc; see [`Replay::play`].
+    #[inline]
+    pub fn place(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {
+        let (p, o) = self.position.relative();
+        let bit = square.mask();
+        let mover = self.position.side_to_move();
+        if (p | o) & bit == 0 && color.is_none_or(|c| c == mover) {
+            let f = flips(p, o, square);
+            if f != 0 {
+                self.commit(p, o, bit, f);
+                return Ok(Ply {
+                    color: mover,
+                    mv: Move::Play(square),
+                    implicit_pass: false,
+                    flipped: f,
+                });
+            }
+        }
+        self.place_slow(square, color, p, o)
+    }
+
+    #[inline]
+    fn commit(&mut self, p: u64, o: u64, bit: u64, f: u64) {
+        self.position.apply_relative(p | f | bit, o ^ f);
+        self.tokens += 1;
+        self.placed += 1;
+    }
+
+    #[cold]
+    fn place_slow(
+        &mut self,
+        square: Square,
+        color: Option<Color>,
+        p: u64,
+        o: u64,
+    ) -> Result<Ply, ReplayError> {
+        let mover = self.position.side_to_move();
+        let token = square.to_string();
+        if self.ended || (moves(p, o) == 0 && moves(o, p) == 0) {
+            self.ended = true;
+            return Err(self.error(mover, token, ReplayErrorKind::MoveAfterEnd));
+        }
+        if moves(p, o) != 0 {
+            // The side to move can play, so no pass: the move is its own.
+            if color.is_some_and(|c| c != mover) {
+                return Err(self.error(
+                    color.unwrap_or(mover),
+                    token,
+                    ReplayErrorKind::OutOfTurn(mover),
+                ));
+            }
+            let kind = if (p | o) & square.mask() != 0 {
+                ReplayErrorKind::SquareOccupied
+            } else {
+                ReplayErrorKind::FlipsNothing
+            };
+            return Err(self.error(mover, token, kind));
+        }
+        // The side to move must pass; the move belongs to the other side.
+        let other = mover.opponent();
+        let bit = square.mask();
+        if (p | o) & bit != 0 {
+            return Err(self.error(other, token, ReplayErrorKind::SquareOccupied));
+        }
+        let f = flips(o, p, square);
+        if f == 0 {
+            return Err(self.error(other, token, ReplayErrorKind::FlipsNothing));
+        }
+        self.position.pass();
+        self.passes += 1;
+        self.commit(o, p, bit, f);
+        Ok(Ply {
+            color: other,
+            mv: Move::Play(square),
+            implicit_pass: true,
+            flipped: f,
+        })
+    }
+
+    /// Plays an explicit pass; see [`Replay::play`].
+    pub fn explicit_pass(&mut self, color: Option<Color>) -> Result<Ply, ReplayError> {
+        let (p, o) = self.position.relative();
+        let mover = self.position.side_to_move();
+        let token = "pass".to_owned();
+        if moves(p, o) != 0 {
+            return Err(self.error(mover, token, ReplayErrorKind::PassNotAllowed(mover)));
+        }
+        if self.ended || moves(o, p) == 0 {
+            self.ended = true;
+            return Err(self.error(mover, token, ReplayErrorKind::MoveAfterEnd));
+        }
+        if color.is_some_and(|c| c != mover) {
+            // "White passes" while Black is to move and stuck: Black's
+            // pass was left out, then White has moves and may not pass.
+            return Err(self.error(
+                mover.opponent(),
+                token,
+                ReplayErrorKind::PassNotAllowed(mover.opponent()),
+            ));
+        }
+        self.position.pass();
+        self.tokens += 1;
+        self.passes += 1;
+        Ok(Ply {
+            color: mover,
+            mv: Move::Pass,
+            implicit_pass: false,
+            flipped: 0,
+        })
+    }
+
+    /// Ends the replay: complete if neither side can move, else incomplete.
+    #[must_use]
+    pub fn finish(&self) -> Finish {
+        let status = if self.position.is_game_over() {
+            Status::Complete
+        } else {
+            Status::Incomplete
+        };
+        Finish {
+            position: self.position,
+            score: Score::of(self.position.board()),
+            placed: self.placed,
+            passes: self.passes,
+            status,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_all(moves: &str) -> (Replay, Result<(), ReplayError>) {
+        let mut replay = Replay::new(Position::start());
+        for chunk in moves.as_bytes().chunks(2) {
+            let square = Square::from_ascii(chunk).unwrap();
+            if let Err(e) = replay.play(Move::Play(square), None) {
+                return (replay, Err(e));
+            }
+        }
+        (replay, Ok(()))
+    }
+
+    #[test]
+    fn oracle_short_win_is_64_0() {
+        let (replay, result) = play_all("f5d6c5f6e7f4g5e6e3");
+        result.unwrap();
+        let end = replay.finish();
+        assert_eq!(end.status, Status::Complete);
+        assert_eq!((end.score.black_discs, end.score.white_discs), (13, 0));
+        assert_eq!(end.score.empties, 51);
+        assert_eq!((end.score.black_score, end.score.white_score), (64, 0));
+        assert_eq!(end.score.winner, Winner::Black);
+    }
+
+    #[test]
+    fn oracle_draw_with_empties_is_32_32() {
+        let (replay, result) = play_all("f5f4c3f6g7f7f3h7f8b2h6e7h8e3d7g3f2f1a1c5");
+        result.unwrap();
+        let end = replay.finish();
+        assert_eq!(end.status, Status::Complete);
+        assert_eq!(end.placed, 20);
+        assert_eq!((end.score.black_discs, end.score.white_discs), (12, 12));
+        assert_eq!(end.score.empties, 40);
+        assert_eq!((end.score.black_score, end.score.white_score), (32, 32));
+        assert_eq!(end.score.winner, Winner::Draw);
+    }
+
+    #[test]
+    fn oracle_illegal_seventh_move() {
+        let (replay, result) = play_all("f5d6c5f4e3f6d3f3d7");
+        let err = result.unwrap_err();
+        assert_eq!(err.number, 7);
+        assert_eq!(err.color, Color::Black);
+        assert_eq!(err.token, "d3");
+        assert_eq!(err.to_string(), "move 7 (black) d3: flips nothing");
+        assert_eq!(replay.placed(), 6);
+    }
+
+    #[test]
+    fn move_after_the_end_is_rejected() {
+        let (mut replay, result) = play_all("f5d6c5f6e7f4g5e6e3");
+        result.unwrap();
+        let err = replay
+            .play(Move::Play("a1".parse().unwrap()), None)
+            .unwrap_err();
+        assert_eq!(err.kind, ReplayErrorKind::MoveAfterEnd);
+        assert_eq!(err.number, 10);
+        let err = replay.play(Move::Pass, None).unwrap_err();
+        assert_eq!(err.kind, ReplayErrorKind::MoveAfterEnd);
+    }
+
+    #[test]
+    fn pass_only_where_forced() {
+        let mut replay = Replay::new(Position::start());
+        let err = replay.play(Move::Pass, None).unwrap_err();
+        assert_eq!(err.to_string(), "move 1 (black) pass: pass not allowed: Black has moves");
+    }
+
+    #[test]
+    fn score_rule_gives_empties_to_the_winner() {
+        let s = Score::from_discs(31, 32);
+        assert_eq!((s.black_score, s.white_score, s.winner), (31, 33, Winner::White));
+        let s = Score::from_discs(31, 31);
+        assert_eq!((s.black_score, s.white_score, s.winner), (32, 32, Winner::Draw));
+        let s = Score::from_discs(40, 20);
+        assert_eq!((s.black_score, s.white_score), (44, 20));
+    }
+}

@@ -1,0 +1,429 @@
+//! The format-neutral game record every reader produces and every writer
+//! takes, and its replay into a [`Report`].
+
+use std::fmt;
+
+use crate::formats::{ParseError, SourcePos};
+use crate::game::{Finish, Move, Replay, ReplayError, Score, Status, Winner};
+use crate::{Color, Position};
+
+/// One move token of a record, as written.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Token {
+    /// A square or an explicit pass.
+    Move(Move),
+    /// Text in a move's place that is neither; its text is in
+    /// [`GameRecord::unreadable`].
+    Unreadable,
+}
+
+/// A move token with the colour the record gives it, if any.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct RecordedMove {
+    /// What was written.
+    pub token: Token,
+    /// The side the record says made the move (by letter case, a `+`/`-`
+    /// sign, a `B[..]`/`W[..]` tag). `None` when the record does not say.
+    pub color: Option<Color>,
+}
+
+impl RecordedMove {
+    /// A move without colour information.
+    #[must_use]
+    pub const fn new(mv: Move) -> RecordedMove {
+        RecordedMove {
+            token: Token::Move(mv),
+            color: None,
+        }
+    }
+}
+
+/// Engine annotations of one move (GGF `/eval/time`).
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub struct MoveNote {
+    /// Evaluation, from the mover's view as the program wrote it.
+    pub eval: Option<f64>,
+    /// Seconds spent.
+    pub time: Option<f64>,
+}
+
+/// Where a move token sits in its source text.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Span {
+    /// Byte offset of the token in the input.
+    pub byte: u64,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+    /// Length in bytes.
+    pub len: u32,
+}
+
+/// How a recorded game ended, as the record says.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum ResultKind {
+    /// Played out or agreed by score.
+    #[default]
+    Score,
+    /// A player resigned.
+    Resigned,
+    /// A player ran out of time.
+    Time,
+    /// Both players agreed on a score (GGF `:s`).
+    Mutual,
+}
+
+/// The value of a recorded result.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum ResultValue {
+    /// Disc counts, Black first (`34-30`, WTHOR's stored score).
+    Discs {
+        /// Black's discs.
+        black: u8,
+        /// White's discs.
+        white: u8,
+    },
+    /// Black's disc lead with empties to the winner (GGF `RE`, SGF
+    /// `B+12`/`W+4`, may be fractional with komi).
+    Margin(f64),
+    /// Black's raw disc lead, empties not awarded (Logistello logbook).
+    RawMargin(i32),
+    /// Only who won (`1-0`, `0-1`, `1/2-1/2`).
+    Winner(Winner),
+}
+
+/// The result a record claims.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct RecordedResult {
+    /// What it says.
+    pub value: ResultValue,
+    /// How the game ended.
+    pub kind: ResultKind,
+}
+
+impl RecordedResult {
+    /// A plain result.
+    #[must_use]
+    pub const fn new(value: ResultValue) -> RecordedResult {
+        RecordedResult {
+            value,
+            kind: ResultKind::Score,
+        }
+    }
+
+    /// Black's score (empties to the winner) when the result gives one.
+    #[must_use]
+    pub fn black_score(&self) -> Option<u8> {
+        match self.value {
+            ResultValue::Discs { black, white } => {
+                if u16::from(black) + u16::from(white) > 64 {
+                    None
+                } else {
+                    Some(Score::from_discs(black, white).black_score)
+                }
+            }
+            ResultValue::Margin(m) => {
+                let doubled = 64.0 + m;
+                if m.fract() == 0.0 && (0.0..=128.0).contains(&doubled) && doubled % 2.0 == 0.0 {
+                    Some((doubled / 2.0) as u8)
+                } else {
+                    None
+                }
+            }
+            ResultValue::RawMargin(_) | ResultValue::Winner(_) => None,
+        }
+    }
+
+    /// Who the result says won, when it says.
+    #[must_use]
+    pub fn winner(&self) -> Option<Winner> {
+        let from_sign = |x: f64| {
+            if x > 0.0 {
+                Winner::Black
+            } else if x < 0.0 {
+                Winner::White
+            } else {
+                Winner::Draw
+            }
+        };
+        match self.value {
+            ResultValue::Discs { black, white } => {
+                Some(from_sign(f64::from(black) - f64::from(white)))
+            }
+            ResultValue::Margin(m) => Some(from_sign(m)),
+            ResultValue::RawMargin(m) => Some(from_sign(f64::from(m))),
+            ResultValue::Winner(w) => Some(w),
+        }
+    }
+
+    /// Whether the claim agrees with a finished board.
+    #[must_use]
+    pub fn agrees_with(&self, score: &Score) -> bool {
+        match self.value {
+            ResultValue::RawMargin(m) => {
+                m == i32::from(score.black_discs) - i32::from(score.white_discs)
+            }
+            ResultValue::Winner(w) => w == score.winner,
+            _ => match self.black_score() {
+                Some(b) => b == score.black_score,
+                None => self.winner() == Some(score.winner),
+            },
+        }
+    }
+}
+
+impl fmt::Display for RecordedResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            ResultValue::Discs { black, white } => write!(f, "{black}-{white}")?,
+            ResultValue::Margin(m) => write!(f, "{m:+}")?,
+            ResultValue::RawMargin(m) => write!(f, "{m:+} raw")?,
+            ResultValue::Winner(Winner::Black) => f.write_str("1-0")?,
+            ResultValue::Winner(Winner::White) => f.write_str("0-1")?,
+            ResultValue::Winner(Winner::Draw) => f.write_str("1/2-1/2")?,
+        }
+        match self.kind {
+            ResultKind::Score => Ok(()),
+            ResultKind::Resigned => f.write_str(" (resigned)"),
+            ResultKind::Time => f.write_str(" (time)"),
+            ResultKind::Mutual => f.write_str(" (agreed)"),
+        }
+    }
+}
+
+/// Names and other tags of a game. Dates and ratings are kept verbatim.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Tags {
+    /// Tournament or event (WTHOR tournament, PGN `Event`).
+    pub event: Option<String>,
+    /// Place or server (GGF `PC`, PGN `Site`).
+    pub site: Option<String>,
+    /// Date as written.
+    pub date: Option<String>,
+    /// Round.
+    pub round: Option<String>,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// Black's rating as written.
+    pub black_rating: Option<String>,
+    /// White's rating as written.
+    pub white_rating: Option<String>,
+    /// Every other tag, in source order, under its source name.
+    pub extra: Vec<(String, String)>,
+}
+
+/// Where a game came from in its input.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Origin {
+    /// 1-based game number within the input.
+    pub index: u64,
+    /// 1-based line where the game starts (text formats).
+    pub line: Option<u32>,
+    /// Byte offset where the game starts.
+    pub byte: u64,
+    /// The source lines of the game, for diagnostics (text formats).
+    pub text: Option<Box<str>>,
+}
+
+impl Origin {
+    /// The text of 1-based `line` if this origin holds it.
+    #[must_use]
+    pub fn line_text(&self, line: u32) -> Option<&str> {
+        let first = self.line?;
+        let text = self.text.as_deref()?;
+        let offset = line.checked_sub(first)? as usize;
+        text.split('\n')
+            .nth(offset)
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+    }
+}
+
+/// One game as read from any format.
+#[derive(Clone, PartialEq, Debug)]
+pub struct GameRecord {
+    /// The position before the first move.
+    pub start: Position,
+    /// Move tokens in order, explicit passes included.
+    pub moves: Vec<RecordedMove>,
+    /// Texts of the [`Token::Unreadable`] moves, by move index (0-based).
+    pub unreadable: Vec<(usize, Box<str>)>,
+    /// Per-move annotations: empty, or one per move.
+    pub notes: Vec<MoveNote>,
+    /// Per-move source positions: empty, or one per move.
+    pub spans: Vec<Span>,
+    /// Names, dates and other tags.
+    pub tags: Tags,
+    /// The result the record claims.
+    pub result: Option<RecordedResult>,
+    /// Black's theoretical score (WTHOR).
+    pub theoretical_black_score: Option<u8>,
+    /// Where the game came from.
+    pub origin: Origin,
+    /// A syntax error that made the rest of the game unreadable; the moves
+    /// before it are kept.
+    pub defect: Option<ParseError>,
+}
+
+impl Default for GameRecord {
+    fn default() -> GameRecord {
+        GameRecord::new(Position::start())
+    }
+}
+
+impl GameRecord {
+    /// An empty record from `start`.
+    #[must_use]
+    pub fn new(start: Position) -> GameRecord {
+        GameRecord {
+            start,
+            moves: Vec::new(),
+            unreadable: Vec::new(),
+            notes: Vec::new(),
+            spans: Vec::new(),
+            tags: Tags::default(),
+            result: None,
+            theoretical_black_score: None,
+            origin: Origin::default(),
+            defect: None,
+        }
+    }
+
+    /// Whether the game starts from the standard position.
+    #[must_use]
+    pub fn has_standard_start(&self) -> bool {
+        self.start == Position::start()
+    }
+
+    /// The text of move `index` (0-based): the square in lowercase, `pass`,
+    /// or the unreadable text as written.
+    #[must_use]
+    pub fn token_text(&self, index: usize) -> String {
+        match self.moves.get(index).map(|m| m.token) {
+            Some(Token::Move(mv)) => mv.to_string(),
+            Some(Token::Unreadable) => self
+                .unreadable
+                .iter()
+                .find(|(i, _)| *i == index)
+                .map(|(_, t)| t.to_string())
+                .unwrap_or_default(),
+            None => String::new(),
+        }
+    }
+
+    /// The squares played, lowercase and concatenated, passes left out,
+    /// unreadable tokens kept as written (nothing is lost).
+    #[must_use]
+    pub fn move_string(&self) -> String {
+        let mut out = String::with_capacity(self.moves.len() * 2);
+        for (i, m) in self.moves.iter().enumerate() {
+            match m.token {
+                Token::Move(Move::Play(sq)) => {
+                    let [a, b] = sq.to_ascii();
+                    out.push(a as char);
+                    out.push(b as char);
+                }
+                Token::Move(Move::Pass) => {}
+                Token::Unreadable => out.push_str(&self.token_text(i)),
+            }
+        }
+        out
+    }
+
+    /// Replays the record from its start.
+    #[must_use]
+    pub fn replay(&self) -> Report {
+        let mut replay = Replay::new(self.start);
+        let mut error = None;
+        for (i, m) in self.moves.iter().enumerate() {
+            let step = match m.token {
+                Token::Move(mv) => replay.play(mv, m.color),
+                Token::Unreadable => Err(replay.unreadable(&self.token_text(i))),
+            };
+            if let Err(e) = step {
+                error = Some(GameError::Replay(e));
+                break;
+            }
+        }
+        if error.is_none() {
+            if let Some(defect) = &self.defect {
+                error = Some(GameError::Parse(defect.clone()));
+            }
+        }
+        let finish = replay.finish();
+        Report { finish, error }
+    }
+}
+
+/// What is wrong with an invalid game.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum GameError {
+    /// A move breaks the rules.
+    #[error(transparent)]
+    Replay(ReplayError),
+    /// The record could not be read to its end.
+    #[error("{}", .0.message)]
+    Parse(ParseError),
+}
+
+impl GameError {
+    /// The 1-based move token number, when the error is at a move.
+    #[must_use]
+    pub fn move_number(&self) -> Option<usize> {
+        match self {
+            GameError::Replay(e) => Some(e.number),
+            GameError::Parse(_) => None,
+        }
+    }
+
+    /// Where in the source the error is, when known.
+    #[must_use]
+    pub fn source_pos(&self, record: &GameRecord) -> Option<SourcePos> {
+        match self {
+            GameError::Replay(e) => record.spans.get(e.number - 1).map(|s| SourcePos {
+                byte: s.byte,
+                line: s.line,
+                column: s.column,
+            }),
+            GameError::Parse(p) => Some(p.pos),
+        }
+    }
+
+    /// The reason alone, without the move.
+    #[must_use]
+    pub fn reason(&self) -> String {
+        match self {
+            GameError::Replay(e) => e.kind.to_string(),
+            GameError::Parse(p) => p.message.clone(),
+        }
+    }
+}
+
+/// The replay of one record.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Report {
+    /// The last legal position and its counts.
+    pub finish: Finish,
+    /// The first error, if the game is invalid.
+    pub error: Option<GameError>,
+}
+
+impl Report {
+    /// Complete, incomplete or invalid.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        if self.error.is_some() {
+            Status::Invalid
+        } else {
+            self.finish.status
+        }
+    }
+
+    /// The final score when the game is complete.
+    #[must_use]
+    pub fn final_score(&self) -> Option<Score> {
+        (self.status() == Status::Complete).then_some(self.finish.score)
+    }
+}

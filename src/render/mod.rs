@@ -1,0 +1,3 @@
+//! Board diagrams as strings; the library never prints.
+
+pub mod text;
