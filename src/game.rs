@@ -5,7 +5,6 @@ use std::fmt;
 use crate::board::{flips, moves};
 use crate::{Board, Color, Position, Square};
 
-
 /// A move as a game record states it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
@@ -214,6 +213,27 @@ impl Score {
         let (black_score, winner) = match black.cmp(&white) {
             std::cmp::Ordering::Greater => (black + empties, Winner::Black),
             std::cmp::Ordering::Less => (black, Winner::White),
+            std::cmp::Ordering::Equal => (black + empties / 2, Winner::Draw),
+        };
+        Score {
+            black_discs: black,
+            white_discs: white,
+            empties,
+            black_score,
+            white_score: 64 - black_score,
+            winner,
+        }
+    }
+}
+
+impl Score {
+    /// The score under anti rules: fewer discs wins, empties to the winner.
+    #[must_use]
+    pub fn anti(black: u8, white: u8) -> Score {
+        let empties = 64u8.saturating_sub(black.saturating_add(white));
+        let (black_score, winner) = match black.cmp(&white) {
+            std::cmp::Ordering::Less => (black + empties, Winner::Black),
+            std::cmp::Ordering::Greater => (black, Winner::White),
             std::cmp::Ordering::Equal => (black + empties / 2, Winner::Draw),
         };
         Score {
@@ -506,15 +526,24 @@ mod tests {
     fn pass_only_where_forced() {
         let mut replay = Replay::new(Position::start());
         let err = replay.play(Move::Pass, None).unwrap_err();
-        assert_eq!(err.to_string(), "move 1 (black) pass: pass not allowed: Black has moves");
+        assert_eq!(
+            err.to_string(),
+            "move 1 (black) pass: pass not allowed: Black has moves"
+        );
     }
 
     #[test]
     fn score_rule_gives_empties_to_the_winner() {
         let s = Score::from_discs(31, 32);
-        assert_eq!((s.black_score, s.white_score, s.winner), (31, 33, Winner::White));
+        assert_eq!(
+            (s.black_score, s.white_score, s.winner),
+            (31, 33, Winner::White)
+        );
         let s = Score::from_discs(31, 31);
-        assert_eq!((s.black_score, s.white_score, s.winner), (32, 32, Winner::Draw));
+        assert_eq!(
+            (s.black_score, s.white_score, s.winner),
+            (32, 32, Winner::Draw)
+        );
         let s = Score::from_discs(40, 20);
         assert_eq!((s.black_score, s.white_score), (44, 20));
     }

@@ -36,11 +36,9 @@ mod square;
 
 pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, Position};
-pub use game::{
-    Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner,
-};
+pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner};
 pub use record::{
     GameError, GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, Report, ResultKind,
-    ResultValue, Span, Tags, Token,
+    ResultValue, Rules, Span, Tags, Token,
 };
 pub use square::{ParseSquareError, Square, Symmetry};

@@ -192,6 +192,16 @@ impl fmt::Display for RecordedResult {
     }
 }
 
+/// Which rules score the game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Rules {
+    /// More discs wins.
+    #[default]
+    Standard,
+    /// Fewer discs wins (GGF `TY[8a]`); empties still go to the winner.
+    Anti,
+}
+
 /// Names and other tags of a game. Dates and ratings are kept verbatim.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Tags {
@@ -260,6 +270,8 @@ pub struct GameRecord {
     pub result: Option<RecordedResult>,
     /// Black's theoretical score (WTHOR).
     pub theoretical_black_score: Option<u8>,
+    /// Standard or anti rules.
+    pub rules: Rules,
     /// Where the game came from.
     pub origin: Origin,
     /// A syntax error that made the rest of the game unreadable; the moves
@@ -286,6 +298,7 @@ impl GameRecord {
             tags: Tags::default(),
             result: None,
             theoretical_black_score: None,
+            rules: Rules::Standard,
             origin: Origin::default(),
             defect: None,
         }
@@ -332,6 +345,36 @@ impl GameRecord {
         out
     }
 
+    /// The side that made each move token, for writers whose formats name
+    /// it (`B[..]`/`W[..]`). Found by replaying; past an error the colours
+    /// follow the record's own hints, else alternate.
+    #[must_use]
+    pub fn move_colors(&self) -> Vec<Color> {
+        let mut replay = Replay::new(self.start);
+        let mut colors = Vec::with_capacity(self.moves.len());
+        let mut next = self.start.side_to_move();
+        let mut failed = false;
+        for m in &self.moves {
+            let color = match (failed, m.token) {
+                (false, Token::Move(mv)) => match replay.play(mv, m.color) {
+                    Ok(ply) => Some(ply.color),
+                    Err(_) => {
+                        failed = true;
+                        None
+                    }
+                },
+                _ => {
+                    failed = true;
+                    None
+                }
+            };
+            let color = color.or(m.color).unwrap_or(next);
+            colors.push(color);
+            next = color.opponent();
+        }
+        colors
+    }
+
     /// Replays the record from its start.
     #[must_use]
     pub fn replay(&self) -> Report {
@@ -352,7 +395,11 @@ impl GameRecord {
                 error = Some(GameError::Parse(defect.clone()));
             }
         }
-        let finish = replay.finish();
+        let mut finish = replay.finish();
+        if self.rules == Rules::Anti {
+            let s = finish.score;
+            finish.score = Score::anti(s.black_discs, s.white_discs);
+        }
         Report { finish, error }
     }
 }

@@ -1,1 +1,7 @@
+//! The integration tests, in one binary.
 
+mod cli_show;
+mod cli_validate;
+mod corpus;
+mod engine;
+mod support;

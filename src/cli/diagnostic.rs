@@ -93,8 +93,9 @@ fn snippet(name: &str, record: &GameRecord, error: &GameError) -> Option<String>
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(text.len());
     let file = OneLine { name, text, line };
-    let diagnostic = Diagnostic::error()
-        .with_labels(vec![Label::primary((), start..end).with_message(error.reason())]);
+    let diagnostic = Diagnostic::error().with_labels(vec![
+        Label::primary((), start..end).with_message(error.reason())
+    ]);
     let config = Config {
         chars: Chars::ascii(),
         ..Config::default()

@@ -37,8 +37,5 @@ pub fn open(name: &str, from: Option<Format>) -> Result<Input> {
             }
         }
     };
-    Ok(Input {
-        reader,
-        format,
-    })
+    Ok(Input { reader, format })
 }

@@ -12,7 +12,9 @@ mod validate;
 /// Read, validate, score and convert Othello (Reversi) game records.
 #[derive(Parser, Debug)]
 #[command(name = "kifu", version, about, max_term_width = 100)]
-#[command(after_help = "Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.")]
+#[command(
+    after_help = "Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -254,7 +254,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     out.flush()?;
     match error {
-        Some(error) if args.ply.is_none_or(|n| n >= error.move_number().unwrap_or(0)) => {
+        Some(error)
+            if args
+                .ply
+                .is_none_or(|n| n >= error.move_number().unwrap_or(0)) =>
+        {
             eprint!("{}", diagnostic::render(&loaded.name, record, &error));
             Ok(Outcome::Invalid)
         }

@@ -6,7 +6,12 @@ use std::path::Path;
 
 use crate::GameRecord;
 
+pub mod ggf;
+pub mod obf;
+pub mod pgn;
+pub mod sgf;
 pub mod transcript;
+pub mod wthor;
 
 /// A game record format.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

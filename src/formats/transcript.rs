@@ -57,7 +57,9 @@ fn square(i: &[u8]) -> IResult<&[u8], Lexeme> {
                 satisfy(|c| matches!(c, 'a'..='h' | 'A'..='H')),
                 satisfy(|c| matches!(c, '1'..='8')),
             ),
-            not(peek(satisfy(|c| c.is_ascii_alphanumeric() && !c.is_ascii_alphabetic()))),
+            not(peek(satisfy(|c| {
+                c.is_ascii_alphanumeric() && !c.is_ascii_alphabetic()
+            }))),
         ),
         |(c, r)| {
             let name = [c as u8, r as u8];
@@ -298,7 +300,9 @@ impl<'a> LineParser<'a> {
             );
             return;
         };
-        let mut fields = after_colon.split(|c| c.is_ascii_whitespace()).filter(|f| !f.is_empty());
+        let mut fields = after_colon
+            .split(|c| c.is_ascii_whitespace())
+            .filter(|f| !f.is_empty());
         let margin = fields
             .next()
             .and_then(|f| std::str::from_utf8(f).ok())
@@ -307,7 +311,11 @@ impl<'a> LineParser<'a> {
             Some(m) if (-64..=64).contains(&m) => {
                 self.record.result = Some(RecordedResult::new(ResultValue::RawMargin(m)));
             }
-            _ => self.defect(offset, 1, "expected Black's disc difference after ':'".into()),
+            _ => self.defect(
+                offset,
+                1,
+                "expected Black's disc difference after ':'".into(),
+            ),
         }
     }
 
@@ -528,7 +536,13 @@ mod tests {
 
     #[test]
     fn separators_space_dash_comma() {
-        for text in ["f5 d6 c3", "F5-D6-C3", "f5,d6,c3", "f5, d6;c3", " f5\td6  c3 "] {
+        for text in [
+            "f5 d6 c3",
+            "F5-D6-C3",
+            "f5,d6,c3",
+            "f5, d6;c3",
+            " f5\td6  c3 ",
+        ] {
             assert_eq!(moves(&parse(text)), "f5 d6 c3", "{text}");
         }
     }
@@ -561,14 +575,8 @@ mod tests {
     #[test]
     fn results_winner_notation() {
         let winner = |t: &str| parse(t).result.map(|r| r.value);
-        assert_eq!(
-            winner("f5 1-0"),
-            Some(ResultValue::Winner(Winner::Black))
-        );
-        assert_eq!(
-            winner("f5 0-1"),
-            Some(ResultValue::Winner(Winner::White))
-        );
+        assert_eq!(winner("f5 1-0"), Some(ResultValue::Winner(Winner::Black)));
+        assert_eq!(winner("f5 0-1"), Some(ResultValue::Winner(Winner::White)));
         assert_eq!(
             winner("f5 1/2-1/2"),
             Some(ResultValue::Winner(Winner::Draw))
@@ -616,7 +624,12 @@ mod tests {
         assert_eq!(moves(&r), "f5 d6 i9 c3");
         assert_eq!(r.moves[2].token, Token::Unreadable);
         assert_eq!(r.spans[2].column, 7);
-        for (text, token) in [("f5 z0", "z0"), ("f5 f55", "f55"), ("f5 ff", "ff"), ("f5x", "x")] {
+        for (text, token) in [
+            ("f5 z0", "z0"),
+            ("f5 f55", "f55"),
+            ("f5 ff", "ff"),
+            ("f5x", "x"),
+        ] {
             let r = parse(text);
             assert_eq!(r.token_text(1), token, "{text}");
             assert_eq!(r.moves[1].token, Token::Unreadable);
@@ -638,7 +651,11 @@ mod tests {
     #[test]
     fn short_board_prefix_is_a_defect() {
         let r = parse("--------XO f5");
-        assert!(r.defect.unwrap().message.starts_with("board has 10 squares"));
+        assert!(r
+            .defect
+            .unwrap()
+            .message
+            .starts_with("board has 10 squares"));
     }
 
     #[test]
@@ -673,9 +690,7 @@ mod tests {
     #[test]
     fn reader_counts_lines_and_games() {
         let text = "# header\nf5d6\n\nf5f6\r\n";
-        let games: Vec<GameRecord> = Reader::new(text.as_bytes())
-            .map(|g| g.unwrap())
-            .collect();
+        let games: Vec<GameRecord> = Reader::new(text.as_bytes()).map(|g| g.unwrap()).collect();
         assert_eq!(games.len(), 2);
         assert_eq!(games[1].origin.line, Some(4));
         assert_eq!(games[1].origin.index, 2);

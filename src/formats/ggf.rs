@@ -1,0 +1,1 @@
+//! GGF, the Generic Game Format of the GGS server.

@@ -1,0 +1,1 @@
+//! OBF positions: a board, the side to move and scored moves.

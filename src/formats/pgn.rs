@@ -1,0 +1,1 @@
+//! PGN-style Othello records.

@@ -1,0 +1,1 @@
+//! SGF (`GM[2]`) Othello records.

@@ -1,0 +1,1 @@
+//! WTHOR, the French federation's binary game database.
