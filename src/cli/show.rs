@@ -103,7 +103,7 @@ fn load(args: &Args) -> Result<Loaded> {
             bail!("cannot read {first}: no such file")
         }
         Some(record) => Ok(Loaded {
-            name: "GAME".to_owned(),
+            name: "(command line)".to_owned(),
             record,
         }),
         None => bail!("no moves given: GAME is a file or a transcript such as f5d6c3"),

@@ -332,8 +332,22 @@ impl<'a> LineParser<'a> {
             };
             let len = rest.len() - after.len();
             if seen_result && lexeme != Lexeme::Separator {
-                self.defect(offset, len as u32 as usize, "text after the result".into());
+                self.defect(offset, len, "text after the result".into());
                 return;
+            }
+            if lexeme != Lexeme::Separator
+                && !self.record.moves.is_empty()
+                && wide_gap_before(self.line, offset)
+                && has_unreadable(rest)
+            {
+                // Zebra-style opening lists put a name after the moves,
+                // set off by a tab or several spaces: keep it as a note.
+                let text = String::from_utf8_lossy(rest.trim_ascii_end());
+                self.record
+                    .tags
+                    .extra
+                    .push(("name".into(), text.into_owned()));
+                break;
             }
             match lexeme {
                 Lexeme::Separator | Lexeme::MoveNumber => {}
@@ -371,7 +385,28 @@ impl<'a> LineParser<'a> {
     }
 }
 
-/// Parses one line; `None` for a blank or comment line.
+/// Whether some token of `text` is neither a move nor a result.
+fn has_unreadable(mut text: &[u8]) -> bool {
+    while let Ok((after, lexeme)) = lexeme(text) {
+        if lexeme == Lexeme::Unreadable {
+            return true;
+        }
+        if after.len() == text.len() {
+            break;
+        }
+        text = after;
+    }
+    false
+}
+
+/// Whether the text before `offset` ends in a tab or two or more spaces.
+fn wide_gap_before(line: &[u8], offset: usize) -> bool {
+    let before = &line[..offset.min(line.len())];
+    before.ends_with(b"\t") || before.ends_with(b"  ")
+}
+
+/// Parses one line; `None` for a blank or comment line, or a line holding
+/// only a number (the game count some lists start with).
 #[must_use]
 pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
@@ -379,6 +414,7 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
     let body = line.trim_ascii_start();
     match body.first() {
         None | Some(b'#' | b'%') => return None,
+        _ if body.trim_ascii_end().iter().all(u8::is_ascii_digit) => return None,
         _ => {}
     }
     let mut parser = LineParser {
@@ -634,6 +670,28 @@ mod tests {
             assert_eq!(r.token_text(1), token, "{text}");
             assert_eq!(r.moves[1].token, Token::Unreadable);
         }
+    }
+
+    #[test]
+    fn a_name_after_a_wide_gap_is_kept() {
+        let r = parse("C4c3D3c5B2                               X-square Opening");
+        assert_eq!(moves(&r), "c4 c3 d3 c5 b2");
+        assert!(r.defect.is_none());
+        assert_eq!(
+            r.tags.extra,
+            [("name".to_string(), "X-square Opening".to_string())]
+        );
+        let r = parse("C4c5                                     Parallel Opening");
+        assert_eq!(moves(&r), "c4 c5");
+        assert_eq!(r.tags.extra[0].1, "Parallel Opening");
+        // A single space is not a gap: the token is an error.
+        let r = parse("f5 d6 hello");
+        assert_eq!(r.moves[2].token, Token::Unreadable);
+    }
+
+    #[test]
+    fn a_bare_count_line_is_not_a_game() {
+        assert!(parse_line(b"76\r\n", ctx()).is_none());
     }
 
     #[test]
