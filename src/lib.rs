@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 mod bitboard;
 mod board;
 pub mod formats;
@@ -33,12 +34,13 @@ mod game;
 mod record;
 pub mod render;
 mod square;
+pub mod table;
 
 pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, Position};
 pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner};
 pub use record::{
-    GameError, GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, Report, ResultKind,
-    ResultValue, Rules, Span, Tags, Token,
+    GameError, GameRecord, MoveNote, Origin, ParseResultError, RecordedMove, RecordedResult,
+    Report, ResultKind, ResultValue, Rules, Span, Tags, Token,
 };
 pub use square::{ParseSquareError, Square, Symmetry};

@@ -202,6 +202,55 @@ pub enum Rules {
     Anti,
 }
 
+/// The text did not read as a result written by [`RecordedResult`]'s
+/// `Display`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a result: {0:?}")]
+pub struct ParseResultError(pub String);
+
+impl std::str::FromStr for RecordedResult {
+    type Err = ParseResultError;
+
+    /// Reads what `Display` writes: `34-30`, `+2`, `-3.5`, `+4 raw`,
+    /// `1-0`, `0-1`, `1/2-1/2`, each optionally followed by ` (resigned)`,
+    /// ` (time)` or ` (agreed)`.
+    fn from_str(text: &str) -> Result<RecordedResult, ParseResultError> {
+        let fail = || ParseResultError(text.to_owned());
+        let text_trim = text.trim();
+        let (body, kind) = [
+            (" (resigned)", ResultKind::Resigned),
+            (" (time)", ResultKind::Time),
+            (" (agreed)", ResultKind::Mutual),
+        ]
+        .iter()
+        .find_map(|(suffix, kind)| text_trim.strip_suffix(suffix).map(|b| (b, *kind)))
+        .unwrap_or((text_trim, ResultKind::Score));
+        let value = match body {
+            "1-0" => ResultValue::Winner(Winner::Black),
+            "0-1" => ResultValue::Winner(Winner::White),
+            "1/2-1/2" => ResultValue::Winner(Winner::Draw),
+            _ => {
+                if let Some(raw) = body.strip_suffix(" raw") {
+                    ResultValue::RawMargin(raw.parse().map_err(|_| fail())?)
+                } else if body.starts_with(['+', '-']) {
+                    let m: f64 = body.parse().map_err(|_| fail())?;
+                    if !m.is_finite() {
+                        return Err(fail());
+                    }
+                    ResultValue::Margin(m)
+                } else {
+                    let (b, w) = body.split_once('-').ok_or_else(fail)?;
+                    ResultValue::Discs {
+                        black: b.parse().map_err(|_| fail())?,
+                        white: w.parse().map_err(|_| fail())?,
+                    }
+                }
+            }
+        };
+        Ok(RecordedResult { value, kind })
+    }
+}
+
 /// Names and other tags of a game. Dates and ratings are kept verbatim.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Tags {

@@ -8,14 +8,14 @@ use kifu::formats::Format;
 
 /// An opened input and its format.
 pub struct Input {
-    pub reader: Box<dyn BufRead>,
+    pub reader: Box<dyn BufRead + Send>,
     pub format: Format,
 }
 
 /// Opens `name` (`-` is standard input) and settles its format: `--from`
 /// if given, else the extension, else the content.
 pub fn open(name: &str, from: Option<Format>) -> Result<Input> {
-    let mut reader: Box<dyn BufRead> = if name == "-" {
+    let mut reader: Box<dyn BufRead + Send> = if name == "-" {
         Box::new(BufReader::with_capacity(1 << 16, io::stdin()))
     } else {
         let meta = std::fs::metadata(name).with_context(|| format!("cannot read {name}"))?;

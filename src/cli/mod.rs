@@ -4,8 +4,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod convert;
 mod diagnostic;
 mod input;
+mod progress;
+mod run;
+mod score;
 mod show;
 mod validate;
 
@@ -24,6 +28,8 @@ struct Cli {
 enum Command {
     Show(show::Args),
     Validate(validate::Args),
+    Score(score::Args),
+    Convert(convert::Args),
 }
 
 /// What a subcommand found, mapped to the exit status.
@@ -47,6 +53,15 @@ impl Outcome {
     }
 }
 
+/// The files to read: those given, or standard input.
+pub fn default_files(files: &[String]) -> Vec<String> {
+    if files.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        files.to_vec()
+    }
+}
+
 /// Whether an error chain ends in a closed pipe, which ends quietly.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
@@ -61,6 +76,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Show(args) => show::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Score(args) => score::run(args),
+        Command::Convert(args) => convert::run(args),
     };
     match result {
         Ok(outcome) => outcome.exit_code(),

@@ -3,10 +3,10 @@
 use std::io::{self, BufWriter, Write};
 
 use anyhow::Result;
-use kifu::formats::Format;
 use kifu::Status;
 
-use super::{diagnostic, input, Outcome};
+use super::run::{run_inputs, BatchArgs};
+use super::{diagnostic, Outcome};
 
 /// Replay every game and report each invalid one with where and why.
 ///
@@ -29,88 +29,60 @@ pub struct Args {
     #[arg(long)]
     strict: bool,
 
-    /// Read every input as this format instead of guessing.
-    #[arg(long, value_name = "FORMAT")]
-    from: Option<Format>,
-}
-
-#[derive(Default)]
-struct Counts {
-    read: u64,
-    complete: u64,
-    incomplete: u64,
-    invalid: u64,
+    #[command(flatten)]
+    batch: BatchArgs,
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let files = if args.files.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        args.files.clone()
-    };
+    let files = super::default_files(&args.files);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let mut counts = Counts::default();
-    let mut failed = false;
-    for name in &files {
-        let input = match input::open(name, args.from) {
-            Ok(input) => input,
-            Err(err) => {
-                out.flush()?;
-                eprintln!("kifu: {err:#}");
-                failed = true;
-                continue;
-            }
-        };
-        for item in input.format.reader(input.reader) {
-            let record = match item {
-                Ok(record) => record,
-                Err(err) => {
-                    out.flush()?;
-                    eprintln!("kifu: {name}: {err}");
-                    failed = true;
-                    break;
-                }
-            };
-            counts.read += 1;
-            let report = record.replay();
-            match report.status() {
-                Status::Complete => counts.complete += 1,
-                Status::Incomplete => {
-                    counts.incomplete += 1;
-                    if args.strict {
+    let strict = args.strict;
+    let totals = run_inputs(
+        &files,
+        &args.batch,
+        |name, games, slice| {
+            for (record, report) in games {
+                match report.status() {
+                    Status::Complete => {}
+                    Status::Incomplete if strict => {
                         let mover = report.finish.position.side_to_move();
-                        writeln!(
-                            out,
-                            "{name}:{}: game {}: incomplete: the record stops while {mover} is to move",
-                            record.origin.line.map_or_else(
-                                || format!("record {}", record.origin.index),
-                                |l| l.to_string()
-                            ),
-                            record.origin.index,
-                        )?;
+                        let at = record.origin.line.map_or_else(
+                            || format!("record {}", record.origin.index),
+                            |l| l.to_string(),
+                        );
+                        slice.bytes.extend_from_slice(
+                            format!(
+                                "{name}:{at}: game {}: incomplete: the record stops while {mover} is to move\n",
+                                record.origin.index
+                            )
+                            .as_bytes(),
+                        );
                     }
-                }
-                Status::Invalid => {
-                    counts.invalid += 1;
-                    if let Some(error) = &report.error {
-                        out.write_all(diagnostic::render(name, &record, error).as_bytes())?;
+                    Status::Incomplete => {}
+                    Status::Invalid => {
+                        if let Some(error) = &report.error {
+                            slice.bytes.extend_from_slice(
+                                diagnostic::render(name, record, error).as_bytes(),
+                            );
+                        }
                     }
                 }
             }
-        }
-    }
+        },
+        |slice| out.write_all(&slice.bytes),
+    )?;
+    let t = &totals.tally;
     writeln!(
         out,
         "{} games read: {} complete, {} incomplete, {} invalid",
-        counts.read, counts.complete, counts.incomplete, counts.invalid
+        t.read, t.complete, t.incomplete, t.invalid
     )?;
     out.flush()?;
-    Ok(if failed {
-        Outcome::Failed
-    } else if counts.invalid > 0 || (args.strict && counts.incomplete > 0) {
+    let outcome = totals.outcome();
+    Ok(if outcome == Outcome::Valid && strict && t.incomplete > 0 {
         Outcome::Invalid
     } else {
-        Outcome::Valid
+        outcome
     })
 }

@@ -4,9 +4,12 @@ use std::fmt;
 use std::io::BufRead;
 use std::path::Path;
 
+use crate::table::Row;
 use crate::GameRecord;
 
+pub mod csv;
 pub mod ggf;
+pub mod jsonl;
 pub mod obf;
 pub mod pgn;
 pub mod sgf;
@@ -18,17 +21,42 @@ pub mod wthor;
 pub enum Format {
     /// One game per line: `f5d6c3…`, with the variants of SPEC section 2.
     Transcript,
+    /// The toolkit's CSV table; foreign tables with a moves column.
+    Csv,
+    /// One JSON object per game.
+    Jsonl,
 }
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 1] = [Format::Transcript];
+    pub const ALL: [Format; 3] = [Format::Transcript, Format::Csv, Format::Jsonl];
 
     /// The name used on the command line (`--from`, `--to`).
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Format::Transcript => "transcript",
+            Format::Csv => "csv",
+            Format::Jsonl => "jsonl",
+        }
+    }
+
+    /// Other names accepted on the command line.
+    const fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Format::Transcript => &["txt", "text"],
+            Format::Csv => &[],
+            Format::Jsonl => &["json", "ndjson", "json-lines"],
+        }
+    }
+
+    /// The usual file extension.
+    #[must_use]
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Format::Transcript => "txt",
+            Format::Csv => "csv",
+            Format::Jsonl => "jsonl",
         }
     }
 
@@ -38,20 +66,96 @@ impl Format {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
             "txt" | "gam" | "tr" | "transcript" => Some(Format::Transcript),
+            "csv" => Some(Format::Csv),
+            "jsonl" | "ndjson" | "json" => Some(Format::Jsonl),
             _ => None,
         }
     }
 
     /// Guesses the format from the first bytes of the content.
     #[must_use]
-    pub fn detect(_head: &[u8]) -> Option<Format> {
-        Some(Format::Transcript)
+    pub fn detect(head: &[u8]) -> Option<Format> {
+        if jsonl::sniff(head) {
+            Some(Format::Jsonl)
+        } else if csv::sniff(head) {
+            Some(Format::Csv)
+        } else {
+            Some(Format::Transcript)
+        }
     }
 
     /// Opens a reader of this format over `input`.
-    pub fn reader<'a, R: BufRead + 'a>(self, input: R) -> Box<dyn GameReader + 'a> {
+    pub fn reader<'a, R: BufRead + Send + 'a>(self, input: R) -> Box<dyn GameReader + 'a> {
         match self {
             Format::Transcript => Box::new(transcript::Reader::new(input)),
+            Format::Csv => Box::new(csv::Reader::new(input)),
+            Format::Jsonl => Box::new(jsonl::Reader::new(input)),
+        }
+    }
+
+    /// Whether this format can be written.
+    #[must_use]
+    pub const fn writable(self) -> bool {
+        true
+    }
+
+    /// What the format writes before the first game.
+    #[must_use]
+    pub fn header(self) -> Vec<u8> {
+        match self {
+            Format::Csv => {
+                let mut w = csv::Writer::new(Vec::new());
+                // Writing to a Vec cannot fail.
+                let _ = w.write_header();
+                w.into_inner().unwrap_or_default()
+            }
+            Format::Transcript | Format::Jsonl => Vec::new(),
+        }
+    }
+
+    /// Writes replayed games in this format.
+    pub fn write_rows<'r>(
+        self,
+        rows: impl IntoIterator<Item = Row<'r>>,
+        out: &mut Vec<u8>,
+    ) -> std::io::Result<()> {
+        match self {
+            Format::Csv => {
+                let mut w = csv::Writer::new(std::mem::take(out));
+                for row in rows {
+                    w.write_row(&row)?;
+                }
+                *out = w.into_inner()?;
+            }
+            Format::Jsonl => {
+                for row in rows {
+                    jsonl::write_row(&row, out)?;
+                }
+            }
+            Format::Transcript => {
+                let mut text = String::new();
+                for row in rows {
+                    text.clear();
+                    transcript::write_record(row.record, &mut text);
+                    out.extend_from_slice(text.as_bytes());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the format records a game's status and error itself.
+    #[must_use]
+    pub const fn carries_status(self) -> bool {
+        matches!(self, Format::Csv | Format::Jsonl)
+    }
+
+    /// Pushes what this format cannot keep from `record`.
+    pub fn losses(self, record: &GameRecord, out: &mut Vec<&'static str>) {
+        match self {
+            Format::Transcript => transcript::losses(record, out),
+            Format::Csv => csv::losses(record, out),
+            Format::Jsonl => jsonl::losses(record, out),
         }
     }
 }
@@ -68,7 +172,10 @@ impl std::str::FromStr for Format {
     fn from_str(s: &str) -> Result<Format, String> {
         Format::ALL
             .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .find(|f| {
+                f.name().eq_ignore_ascii_case(s)
+                    || f.aliases().iter().any(|a| a.eq_ignore_ascii_case(s))
+            })
             .ok_or_else(|| {
                 let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
                 format!("unknown format {s:?} (known: {})", names.join(", "))
@@ -118,6 +225,6 @@ pub enum ReadError {
 
 /// A source of game records: each item is a game (possibly with a
 /// defect inside it) or a failure after which nothing more is read.
-pub trait GameReader: Iterator<Item = Result<GameRecord, ReadError>> {}
+pub trait GameReader: Iterator<Item = Result<GameRecord, ReadError>> + Send {}
 
-impl<T: Iterator<Item = Result<GameRecord, ReadError>>> GameReader for T {}
+impl<T: Iterator<Item = Result<GameRecord, ReadError>> + Send> GameReader for T {}

@@ -518,6 +518,39 @@ pub fn write_board(position: &Position, out: &mut String) {
     });
 }
 
+/// What a transcript cannot keep from a record.
+pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
+    let tags = &record.tags;
+    if tags.black.is_some() || tags.white.is_some() {
+        out.push("player names");
+    }
+    if tags.event.is_some() || tags.site.is_some() || tags.round.is_some() {
+        out.push("the event, site and round");
+    }
+    if tags.date.is_some() {
+        out.push("the date");
+    }
+    if tags.black_rating.is_some() || tags.white_rating.is_some() || !tags.extra.is_empty() {
+        out.push("ratings and other tags");
+    }
+    if record.result.is_some() || record.theoretical_black_score.is_some() {
+        out.push("the recorded result");
+    }
+    if !record.notes.is_empty() {
+        out.push("per-move evaluations and times");
+    }
+    if record
+        .moves
+        .iter()
+        .any(|m| m.token == Token::Move(Move::Pass))
+    {
+        out.push("explicit passes");
+    }
+    if record.rules != crate::Rules::Standard {
+        out.push("anti rules");
+    }
+}
+
 /// Writes one game as a line: lowercase squares, passes left out, with a
 /// board prefix when the start is not the standard one.
 pub fn write_record(record: &GameRecord, out: &mut String) {

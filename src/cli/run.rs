@@ -1,0 +1,159 @@
+//! Running a batch over every input of a command: opening, the parallel
+//! pipeline, progress, errors per input, and the counts.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use kifu::batch::{self, BatchError, Options, Tally};
+use kifu::formats::Format;
+use kifu::{GameRecord, Report};
+
+use super::{input, progress::Progress};
+
+/// Flags shared by the batch commands.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BatchArgs {
+    /// Read every input as this format instead of guessing.
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<Format>,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
+
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// What one slice of games produced.
+pub struct SliceOut {
+    /// Bytes for standard output (or the output file).
+    pub bytes: Vec<u8>,
+    /// Lines for standard error, in order.
+    pub notes: Vec<String>,
+    /// Games by status.
+    pub tally: Tally,
+    /// Games written to the output.
+    pub written: u64,
+    /// What the output format could not keep, with how many games lost it.
+    pub losses: BTreeMap<&'static str, u64>,
+    /// Offset of the last game in its input, for the progress bar.
+    pub last_byte: u64,
+}
+
+impl SliceOut {
+    pub fn new(games: &[GameRecord]) -> SliceOut {
+        SliceOut {
+            bytes: Vec::new(),
+            notes: Vec::new(),
+            tally: Tally::default(),
+            written: 0,
+            losses: BTreeMap::new(),
+            last_byte: games.last().map_or(0, |g| g.origin.byte),
+        }
+    }
+}
+
+/// The whole run's counts.
+#[derive(Default)]
+pub struct Totals {
+    pub tally: Tally,
+    pub written: u64,
+    pub losses: BTreeMap<&'static str, u64>,
+    /// Some input could not be read (exit 2).
+    pub failed: bool,
+}
+
+impl Totals {
+    pub fn add(&mut self, slice: &SliceOut) {
+        self.tally.merge(&slice.tally);
+        self.written += slice.written;
+        for (what, n) in &slice.losses {
+            *self.losses.entry(what).or_default() += n;
+        }
+    }
+
+    /// The exit outcome: failed input, else invalid games, else valid.
+    pub fn outcome(&self) -> super::Outcome {
+        if self.failed {
+            super::Outcome::Failed
+        } else if self.tally.invalid > 0 {
+            super::Outcome::Invalid
+        } else {
+            super::Outcome::Valid
+        }
+    }
+}
+
+/// Replays every game of `files` in parallel: `work` turns each slice of
+/// replayed games into a [`SliceOut`] (in parallel), `sink` takes the
+/// slices in input order.
+pub fn run_inputs<W, S>(files: &[String], args: &BatchArgs, work: W, mut sink: S) -> Result<Totals>
+where
+    W: Fn(&str, &[(GameRecord, Report)], &mut SliceOut) + Sync + Send,
+    S: FnMut(&SliceOut) -> std::io::Result<()>,
+{
+    let mut progress = Progress::new(args.quiet, super::progress::total_size(files));
+    let mut totals = Totals::default();
+    let options = Options {
+        jobs: args.jobs,
+        ..Options::default()
+    };
+    for name in files {
+        let input = match input::open(name, args.from) {
+            Ok(input) => input,
+            Err(err) => {
+                progress.println(&format!("kifu: {err:#}"));
+                totals.failed = true;
+                continue;
+            }
+        };
+        let size = if name == "-" {
+            0
+        } else {
+            std::fs::metadata(name).map(|m| m.len()).unwrap_or(0)
+        };
+        let reader = input.format.reader(input.reader);
+        let work = |games: Vec<GameRecord>| {
+            let mut out = SliceOut::new(&games);
+            let replayed: Vec<(GameRecord, Report)> = games
+                .into_iter()
+                .map(|g| {
+                    let report = g.replay();
+                    out.tally.add(report.status());
+                    (g, report)
+                })
+                .collect();
+            work(name, &replayed, &mut out);
+            out
+        };
+        let result = batch::run(reader, &options, work, |slice: SliceOut| {
+            for note in &slice.notes {
+                progress.println(note);
+            }
+            sink(&slice)?;
+            totals.add(&slice);
+            progress.advance(slice.tally.read, slice.last_byte);
+            Ok(())
+        });
+        progress.input_done(size);
+        match result {
+            Ok(()) => {}
+            Err(BatchError::Read(err)) => {
+                progress.println(&format!("kifu: {name}: {err}"));
+                totals.failed = true;
+            }
+            Err(BatchError::Sink(err)) => {
+                progress.finish();
+                return Err(err.into());
+            }
+            Err(err @ BatchError::Pool(_)) => {
+                progress.finish();
+                return Err(err.into());
+            }
+        }
+    }
+    progress.finish();
+    Ok(totals)
+}

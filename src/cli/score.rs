@@ -1,0 +1,182 @@
+//! `kifu score`: one line per game with the final score.
+
+use std::io::{self, BufWriter, Write};
+
+use anyhow::Result;
+use kifu::formats::jsonl::GameJson;
+use kifu::formats::Format;
+use kifu::table::Row;
+use kifu::Status;
+
+use super::run::{run_inputs, BatchArgs};
+use super::Outcome;
+
+/// Print one line per game: players, final discs, score with empties to
+/// the winner, winner, status, and a note where the recorded result
+/// disagrees with the replay.
+///
+/// Examples:
+///   kifu score games.txt
+///   kifu score WTH_2004.wtb --format csv > 2004.csv
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Input files (`-` or none: standard input).
+    #[arg(value_name = "FILE")]
+    files: Vec<String>,
+
+    /// Output: an aligned table, the CSV table, or JSON Lines.
+    #[arg(long, value_enum, default_value_t = ScoreFormat::Table)]
+    format: ScoreFormat,
+
+    #[command(flatten)]
+    batch: BatchArgs,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ScoreFormat {
+    Table,
+    Csv,
+    Json,
+}
+
+fn pad(text: &str, width: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() > width {
+        chars[..width].iter().collect()
+    } else {
+        format!("{text}{}", " ".repeat(width - chars.len()))
+    }
+}
+
+/// The note for a row: a disagreement, the recorded result of an
+/// incomplete game, or the error of an invalid one.
+pub fn note(row: &Row<'_>) -> String {
+    match row.status() {
+        Status::Complete => match (row.disagrees(), row.record.result) {
+            (Some(true), Some(result)) => format!("recorded {result} differs"),
+            _ => String::new(),
+        },
+        Status::Incomplete => row
+            .record
+            .result
+            .map(|r| format!("recorded {r}"))
+            .unwrap_or_default(),
+        Status::Invalid => match (row.error_move(), row.error()) {
+            (Some(n), Some(e)) => format!("move {n}: {e}"),
+            (None, Some(e)) => e,
+            _ => String::new(),
+        },
+    }
+}
+
+fn table_line(row: &Row<'_>, source_width: usize) -> String {
+    let tags = &row.record.tags;
+    let finish = &row.report.finish;
+    let discs = format!("{}-{}", finish.score.black_discs, finish.score.white_discs);
+    let score = row
+        .scores()
+        .map_or_else(|| "-".to_owned(), |(b, w)| format!("{b}-{w}"));
+    let mut line = String::new();
+    if source_width > 0 {
+        line.push_str(&pad(row.source, source_width));
+        line.push_str("  ");
+    }
+    line.push_str(&format!(
+        "{:>6}  {}  {}  {:>5}  {:>5}  {}  {}  {}",
+        row.record.origin.index,
+        pad(tags.black.as_deref().unwrap_or("-"), 20),
+        pad(tags.white.as_deref().unwrap_or("-"), 20),
+        discs,
+        score,
+        pad(row.winner().map_or("-", |w| w.name()), 6),
+        pad(row.status().name(), 10),
+        note(row)
+    ));
+    let trimmed = line.trim_end().len();
+    line.truncate(trimmed);
+    line.push('\n');
+    line
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let files = super::default_files(&args.files);
+    // With several inputs a first column names the file.
+    let source_width = if files.len() > 1 {
+        files
+            .iter()
+            .map(|f| f.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(4)
+    } else {
+        0
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    match args.format {
+        ScoreFormat::Table => {
+            let mut head = String::new();
+            if source_width > 0 {
+                head.push_str(&pad("file", source_width));
+                head.push_str("  ");
+            }
+            head.push_str(&format!(
+                "{:>6}  {}  {}  {:>5}  {:>5}  {}  {}  note",
+                "game",
+                pad("black", 20),
+                pad("white", 20),
+                "discs",
+                "score",
+                pad("winner", 6),
+                pad("status", 10)
+            ));
+            writeln!(out, "{head}")?;
+        }
+        ScoreFormat::Csv => out.write_all(&Format::Csv.header())?,
+        ScoreFormat::Json => {}
+    }
+    let format = args.format;
+    let totals = run_inputs(
+        &files,
+        &args.batch,
+        |name, games, slice| {
+            let rows = games.iter().map(|(g, r)| Row::new(name, g, r));
+            match format {
+                ScoreFormat::Table => {
+                    for row in rows {
+                        slice
+                            .bytes
+                            .extend_from_slice(table_line(&row, source_width).as_bytes());
+                    }
+                }
+                ScoreFormat::Csv => {
+                    if let Err(err) = Format::Csv.write_rows(rows, &mut slice.bytes) {
+                        slice
+                            .notes
+                            .push(format!("kifu: cannot format a game: {err}"));
+                    }
+                }
+                ScoreFormat::Json => {
+                    for row in rows {
+                        let mut json = GameJson::from_row(&row);
+                        json.plies.clear();
+                        json.final_board.clear();
+                        if serde_json::to_writer(&mut slice.bytes, &json).is_ok() {
+                            slice.bytes.push(b'\n');
+                        }
+                    }
+                }
+            }
+            slice.written += games.len() as u64;
+        },
+        |slice| out.write_all(&slice.bytes),
+    )?;
+    out.flush()?;
+    let t = &totals.tally;
+    eprintln!(
+        "kifu: {} games read: {} complete, {} incomplete, {} invalid",
+        t.read, t.complete, t.incomplete, t.invalid
+    );
+    Ok(totals.outcome())
+}

@@ -1,0 +1,534 @@
+//! CSV: the toolkit's own table (SPEC section 4) and foreign tables with a
+//! moves column, such as Kaggle's `eOthello_game_id,winner,game_moves`.
+//!
+//! The writer writes one row per game with the exact header of the
+//! contract, then `theoretical_black_score`, `recorded_result` (the result
+//! as the record states it: `34-30`, `+2`, `1-0`, with ` (resigned)` or
+//! ` (time)`) and `start` (a non-standard start position). The reader
+//! takes the moves, names, event, date, result and start back; the other
+//! columns of our table are derived from the replay and are recomputed.
+//! Columns it does not know are kept as tags.
+
+use std::io::{self, Read, Write};
+
+use crate::formats::transcript::{parse_line, LineContext};
+use crate::formats::{ParseError, ReadError, SourcePos};
+use crate::record::{GameRecord, RecordedResult, ResultValue};
+use crate::table::{Row, HEADER};
+use crate::{Bitboard, Board, Color, Position, Winner};
+
+/// A CSV writer for the table; rows go to `W` (a `Vec<u8>` per chunk in
+/// the batch pipeline).
+pub struct Writer<W: Write> {
+    inner: csv::Writer<W>,
+}
+
+impl<W: Write> Writer<W> {
+    /// A writer without the header row.
+    pub fn new(out: W) -> Writer<W> {
+        Writer {
+            inner: csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(out),
+        }
+    }
+
+    /// Writes the header row.
+    pub fn write_header(&mut self) -> io::Result<()> {
+        self.inner.write_record(HEADER).map_err(into_io)
+    }
+
+    /// Writes one game's row.
+    pub fn write_row(&mut self, row: &Row<'_>) -> io::Result<()> {
+        self.write_fields(row).map_err(into_io)
+    }
+
+    fn write_fields(&mut self, row: &Row<'_>) -> csv::Result<()> {
+        let record = row.record;
+        let finish = &row.report.finish;
+        let tags = &record.tags;
+        let w = &mut self.inner;
+        let mut num = itoa::Buffer::new();
+        let mut number = |w: &mut csv::Writer<W>, n: Option<u64>| match n {
+            Some(n) => w.write_field(num.format(n)),
+            None => w.write_field(""),
+        };
+        w.write_field(row.source)?;
+        number(w, Some(record.origin.index))?;
+        w.write_field(tags.event.as_deref().unwrap_or(""))?;
+        w.write_field(tags.date.as_deref().unwrap_or(""))?;
+        w.write_field(tags.black.as_deref().unwrap_or(""))?;
+        w.write_field(tags.white.as_deref().unwrap_or(""))?;
+        w.write_field(record.move_string())?;
+        number(w, Some(u64::from(finish.placed)))?;
+        number(w, Some(u64::from(finish.passes)))?;
+        number(w, Some(u64::from(finish.score.black_discs)))?;
+        number(w, Some(u64::from(finish.score.white_discs)))?;
+        number(w, Some(u64::from(finish.score.empties)))?;
+        let scores = row.scores();
+        number(w, scores.map(|(b, _)| u64::from(b)))?;
+        number(w, scores.map(|(_, wh)| u64::from(wh)))?;
+        w.write_field(row.winner().map_or("", |x| x.name()))?;
+        number(w, row.recorded_black_score().map(u64::from))?;
+        w.write_field(row.status().name())?;
+        number(w, row.error_move().map(|n| n as u64))?;
+        w.write_field(row.error().unwrap_or_default())?;
+        number(w, record.theoretical_black_score.map(u64::from))?;
+        w.write_field(record.result.map(|r| r.to_string()).unwrap_or_default())?;
+        w.write_field(row.start().unwrap_or_default())?;
+        w.write_record(None::<&[u8]>)
+    }
+
+    /// Flushes and returns the output.
+    pub fn into_inner(self) -> io::Result<W> {
+        self.inner
+            .into_inner()
+            .map_err(|e| io::Error::other(e.to_string()))
+    }
+}
+
+fn into_io(err: csv::Error) -> io::Error {
+    match err.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => io::Error::other(format!("{other:?}")),
+    }
+}
+
+/// What the CSV writer cannot keep from a record.
+pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
+    let tags = &record.tags;
+    if tags.site.is_some() {
+        out.push("the site");
+    }
+    if tags.round.is_some() {
+        out.push("the round");
+    }
+    if tags.black_rating.is_some() || tags.white_rating.is_some() {
+        out.push("player ratings");
+    }
+    if !tags.extra.is_empty() {
+        out.push("other tags");
+    }
+    if !record.notes.is_empty() {
+        out.push("per-move evaluations and times");
+    }
+    if record
+        .moves
+        .iter()
+        .any(|m| m.token == crate::Token::Move(crate::Move::Pass))
+    {
+        out.push("explicit passes");
+    }
+    if record.rules != crate::Rules::Standard {
+        out.push("anti rules");
+    }
+}
+
+/// Whether the first bytes look like a CSV table with a moves column.
+#[must_use]
+pub fn sniff(head: &[u8]) -> bool {
+    let first = head.split(|&c| c == b'\n').next().unwrap_or(head);
+    let first = String::from_utf8_lossy(first).to_ascii_lowercase();
+    first.contains(',')
+        && first
+            .split(',')
+            .any(|c| MOVE_COLUMNS.contains(&c.trim().trim_matches('"')))
+}
+
+const MOVE_COLUMNS: [&str; 5] = ["moves", "game_moves", "transcript", "game", "movelist"];
+
+/// Columns of our own table that are derived from the replay.
+const DERIVED: [&str; 15] = [
+    "source",
+    "index",
+    "move_count",
+    "passes",
+    "black_discs",
+    "white_discs",
+    "empties",
+    "black_score",
+    "white_score",
+    "winner",
+    "recorded_black_score",
+    "status",
+    "error_move",
+    "error",
+    "recorded_result",
+];
+
+#[derive(Default)]
+struct Columns {
+    moves: usize,
+    event: Option<usize>,
+    date: Option<usize>,
+    black: Option<usize>,
+    white: Option<usize>,
+    recorded_result: Option<usize>,
+    recorded_black_score: Option<usize>,
+    winner: Option<usize>,
+    theoretical: Option<usize>,
+    start: Option<usize>,
+    extra: Vec<(usize, String)>,
+}
+
+impl Columns {
+    fn from_header(header: &csv::StringRecord) -> Option<Columns> {
+        let find = |names: &[&str]| {
+            header
+                .iter()
+                .position(|h| names.iter().any(|n| h.trim().eq_ignore_ascii_case(n)))
+        };
+        let moves = find(&MOVE_COLUMNS)?;
+        let mut cols = Columns {
+            moves,
+            event: find(&["event", "tournament"]),
+            date: find(&["date"]),
+            black: find(&["black_player", "black"]),
+            white: find(&["white_player", "white"]),
+            recorded_result: find(&["recorded_result"]),
+            recorded_black_score: find(&["recorded_black_score"]),
+            winner: find(&["winner"]),
+            theoretical: find(&["theoretical_black_score"]),
+            start: find(&["start"]),
+            extra: Vec::new(),
+        };
+        let known = [
+            Some(cols.moves),
+            cols.event,
+            cols.date,
+            cols.black,
+            cols.white,
+            cols.recorded_result,
+            cols.recorded_black_score,
+            cols.winner,
+            cols.theoretical,
+            cols.start,
+        ];
+        for (i, name) in header.iter().enumerate() {
+            let derived = DERIVED.iter().any(|d| name.trim().eq_ignore_ascii_case(d));
+            if !known.contains(&Some(i)) && !derived {
+                cols.extra.push((i, name.to_owned()));
+            }
+        }
+        Some(cols)
+    }
+}
+
+/// Streams games from a CSV table, one per data row.
+pub struct Reader<R: Read> {
+    inner: csv::Reader<R>,
+    columns: Option<Columns>,
+    row: csv::StringRecord,
+    games: u64,
+    failed: bool,
+}
+
+impl<R: Read> Reader<R> {
+    /// Reads from `input`; the first row is the header.
+    pub fn new(input: R) -> Reader<R> {
+        Reader {
+            inner: csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(input),
+            columns: None,
+            row: csv::StringRecord::new(),
+            games: 0,
+            failed: false,
+        }
+    }
+
+    fn fail(&mut self, err: ReadError) -> Option<Result<GameRecord, ReadError>> {
+        self.failed = true;
+        Some(Err(err))
+    }
+}
+
+fn csv_error(err: csv::Error) -> ReadError {
+    let pos = err.position().map(|p| SourcePos {
+        byte: p.byte(),
+        line: p.line() as u32,
+        column: 1,
+    });
+    match err.into_kind() {
+        csv::ErrorKind::Io(e) => ReadError::Io(e),
+        csv::ErrorKind::Utf8 { err, .. } => ReadError::Syntax(ParseError {
+            pos: pos.unwrap_or_default(),
+            message: format!("invalid UTF-8 in field {}", err.field() + 1),
+            len: 1,
+        }),
+        other => ReadError::Syntax(ParseError {
+            pos: pos.unwrap_or_default(),
+            message: format!("malformed CSV: {other:?}"),
+            len: 1,
+        }),
+    }
+}
+
+fn parse_start(text: &str) -> Option<Position> {
+    let text = text.trim();
+    let (board, side) = text.split_once(' ')?;
+    if board.len() != 64 {
+        return None;
+    }
+    let mut black = 0u64;
+    let mut white = 0u64;
+    for (i, c) in board.bytes().enumerate() {
+        match c {
+            b'X' | b'x' | b'*' => black |= 1 << i,
+            b'O' | b'o' => white |= 1 << i,
+            b'-' | b'.' => {}
+            _ => return None,
+        }
+    }
+    let side = match side.trim() {
+        "X" | "x" | "*" | "B" | "b" => Color::Black,
+        "O" | "o" | "W" | "w" => Color::White,
+        _ => return None,
+    };
+    Some(Position::new(
+        Board::new(Bitboard(black), Bitboard(white))?,
+        side,
+    ))
+}
+
+fn parse_winner(text: &str) -> Option<Winner> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "black" | "b" => Some(Winner::Black),
+        "-1" | "white" | "w" => Some(Winner::White),
+        "0" | "draw" | "d" => Some(Winner::Draw),
+        _ => None,
+    }
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = Result<GameRecord, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        if self.columns.is_none() {
+            let mut header = csv::StringRecord::new();
+            match self.inner.read_record(&mut header) {
+                Ok(false) => return None,
+                Ok(true) => {}
+                Err(e) => return self.fail(csv_error(e)),
+            }
+            // A UTF-8 byte order mark before the first name.
+            let cleaned: csv::StringRecord = header
+                .iter()
+                .map(|h| h.trim_start_matches('\u{feff}'))
+                .collect();
+            match Columns::from_header(&cleaned) {
+                Some(c) => self.columns = Some(c),
+                None => {
+                    return self.fail(ReadError::Syntax(ParseError {
+                        pos: SourcePos {
+                            byte: 0,
+                            line: 1,
+                            column: 1,
+                        },
+                        message: "no moves column in the CSV header (expected moves or game_moves)"
+                            .into(),
+                        len: 1,
+                    }))
+                }
+            }
+        }
+        loop {
+            match self.inner.read_record(&mut self.row) {
+                Ok(false) => return None,
+                Ok(true) => {}
+                Err(e) => return self.fail(csv_error(e)),
+            }
+            if self.row.iter().all(|f| f.trim().is_empty()) {
+                continue;
+            }
+            self.games += 1;
+            let pos = self
+                .row
+                .position()
+                .cloned()
+                .unwrap_or_else(csv::Position::new);
+            let cols = self.columns.as_ref()?;
+            return Some(Ok(build(&self.row, cols, &pos, self.games)));
+        }
+    }
+}
+
+fn build(row: &csv::StringRecord, cols: &Columns, pos: &csv::Position, index: u64) -> GameRecord {
+    let get = |i: Option<usize>| {
+        i.and_then(|i| row.get(i))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    };
+    let moves_text = row.get(cols.moves).unwrap_or("");
+    // Columns before the moves, with their commas: where the moves start
+    // on the line when no field is quoted.
+    let offset: usize = (0..cols.moves)
+        .map(|i| row.get(i).map_or(0, str::len) + 1)
+        .sum();
+    let line_text = row.iter().collect::<Vec<_>>().join(",");
+    let ctx = LineContext {
+        line: pos.line() as u32,
+        byte: pos.byte() + offset as u64,
+        index,
+    };
+    let mut record = parse_line(moves_text.as_bytes(), ctx).unwrap_or_default();
+    let column_shift = line_text[..offset.min(line_text.len())].chars().count() as u32;
+    for span in &mut record.spans {
+        span.column += column_shift;
+    }
+    if let Some(defect) = &mut record.defect {
+        defect.pos.column += column_shift;
+    }
+    record.origin.index = index;
+    record.origin.line = Some(pos.line() as u32);
+    record.origin.byte = pos.byte();
+    record.origin.text = Some(line_text.into());
+    let tags = &mut record.tags;
+    tags.event = get(cols.event).map(str::to_owned);
+    tags.date = get(cols.date).map(str::to_owned);
+    tags.black = get(cols.black).map(str::to_owned);
+    tags.white = get(cols.white).map(str::to_owned);
+    for (i, name) in &cols.extra {
+        if let Some(v) = get(Some(*i)) {
+            tags.extra.push((name.clone(), v.to_owned()));
+        }
+    }
+    record.result = if let Some(text) = get(cols.recorded_result) {
+        text.parse::<RecordedResult>().ok()
+    } else if let Some(b) = get(cols.recorded_black_score).and_then(|t| t.parse::<u8>().ok()) {
+        (b <= 64).then(|| {
+            RecordedResult::new(ResultValue::Discs {
+                black: b,
+                white: 64 - b,
+            })
+        })
+    } else if cols.recorded_black_score.is_none() {
+        // A foreign table's winner column is what the record claims.
+        get(cols.winner)
+            .and_then(parse_winner)
+            .map(|w| RecordedResult::new(ResultValue::Winner(w)))
+    } else {
+        None
+    };
+    record.theoretical_black_score = get(cols.theoretical).and_then(|t| t.parse().ok());
+    if let Some(start) = get(cols.start).and_then(parse_start) {
+        record.start = start;
+    }
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Row;
+
+    fn read(text: &str) -> Vec<GameRecord> {
+        Reader::new(text.as_bytes()).map(|g| g.unwrap()).collect()
+    }
+
+    fn write(records: &[GameRecord]) -> String {
+        let mut w = Writer::new(Vec::new());
+        w.write_header().unwrap();
+        for r in records {
+            let report = r.replay();
+            w.write_row(&Row::new("in.txt", r, &report)).unwrap();
+        }
+        String::from_utf8(w.into_inner().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn header_is_the_contract_then_ours() {
+        let text = write(&[]);
+        assert_eq!(
+            text,
+            "source,index,event,date,black_player,white_player,moves,move_count,passes,\
+black_discs,white_discs,empties,black_score,white_score,winner,recorded_black_score,\
+status,error_move,error,theoretical_black_score,recorded_result,start\n"
+        );
+    }
+
+    #[test]
+    fn rows_for_complete_incomplete_and_invalid_games() {
+        let games = read("moves,winner\nf5d6c5f6e7f4g5e6e3,1\nf5d6,-1\nf5d6c5f4e3f6d3f3d7,\n");
+        let text = write(&games);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[1],
+            "in.txt,1,,,,,f5d6c5f6e7f4g5e6e3,9,0,13,0,51,64,0,black,,complete,,,,1-0,"
+        );
+        assert_eq!(
+            lines[2],
+            "in.txt,2,,,,,f5d6,2,0,3,3,58,,,white,,incomplete,,,,0-1,"
+        );
+        assert_eq!(
+            lines[3],
+            "in.txt,3,,,,,f5d6c5f4e3f6d3f3d7,6,0,4,6,54,,,,,invalid,7,flips nothing,,,"
+        );
+    }
+
+    #[test]
+    fn kaggle_columns_read_with_winner_as_result_and_id_as_tag() {
+        let games = read("eOthello_game_id,winner,game_moves\n1056798,-1,f5d6c3\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].move_string(), "f5d6c3");
+        assert_eq!(
+            games[0].result.unwrap().value,
+            ResultValue::Winner(Winner::White)
+        );
+        assert_eq!(
+            games[0].tags.extra,
+            [("eOthello_game_id".to_string(), "1056798".to_string())]
+        );
+        assert_eq!(games[0].spans[0].column, 12);
+    }
+
+    #[test]
+    fn own_table_round_trips_names_result_and_start() {
+        let mut g = crate::formats::transcript::parse_line(
+            b"---------------------------OX------XO--------------------------- O; e6 f4",
+            LineContext {
+                line: 1,
+                byte: 0,
+                index: 1,
+            },
+        )
+        .unwrap();
+        g.tags.event = Some("Open, \"Paris\"".into());
+        g.tags.black = Some("Tastet Marc".into());
+        g.tags.white = Some("Shaman".into());
+        g.tags.date = Some("1999".into());
+        g.result = Some(RecordedResult {
+            value: ResultValue::Margin(2.0),
+            kind: crate::ResultKind::Resigned,
+        });
+        g.theoretical_black_score = Some(30);
+        let text = write(std::slice::from_ref(&g));
+        let back = read(&text);
+        assert_eq!(back.len(), 1);
+        let b = &back[0];
+        assert_eq!(b.tags.event, g.tags.event);
+        assert_eq!(b.tags.black, g.tags.black);
+        assert_eq!(b.tags.white, g.tags.white);
+        assert_eq!(b.tags.date, g.tags.date);
+        assert_eq!(b.result, g.result);
+        assert_eq!(b.theoretical_black_score, Some(30));
+        assert_eq!(b.start, g.start);
+        assert_eq!(b.moves, g.moves);
+        assert!(b.tags.extra.is_empty(), "derived columns are not tags");
+    }
+
+    #[test]
+    fn a_table_without_moves_is_an_error() {
+        let mut r = Reader::new("a,b\n1,2\n".as_bytes());
+        let err = r.next().unwrap().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "1:1: no moves column in the CSV header (expected moves or game_moves)"
+        );
+        assert!(r.next().is_none());
+    }
+}
