@@ -6,7 +6,7 @@ use crate::{Status, Winner};
 
 /// The CSV header, exactly as SPEC section 4 gives it, followed by the
 /// columns kifu adds at the end.
-pub const HEADER: [&str; 22] = [
+pub const HEADER: [&str; 23] = [
     "source",
     "index",
     "event",
@@ -30,7 +30,12 @@ pub const HEADER: [&str; 22] = [
     "theoretical_black_score",
     "recorded_result",
     "start",
+    "tags",
 ];
+
+/// Names under which the `tags` column keeps the tag fields that have no
+/// column of their own.
+pub const TAG_NAMES: [&str; 4] = ["site", "round", "black_rating", "white_rating"];
 
 /// The summary of one replayed game.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,9 +126,28 @@ impl<'a> Row<'a> {
         Some(out)
     }
 
+    /// The tags without a column of their own, as a JSON array of
+    /// `[name, value]` pairs (empty text when there are none).
+    #[must_use]
+    pub fn tags(&self) -> String {
+        let t = &self.record.tags;
+        let fixed = [&t.site, &t.round, &t.black_rating, &t.white_rating];
+        let pairs: Vec<(&str, &str)> = TAG_NAMES
+            .iter()
+            .zip(fixed)
+            .filter_map(|(name, value)| value.as_deref().map(|v| (*name, v)))
+            .chain(t.extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .collect();
+        if pairs.is_empty() {
+            String::new()
+        } else {
+            serde_json::to_string(&pairs).unwrap_or_default()
+        }
+    }
+
     /// Every field in [`HEADER`] order, as text (empty when absent).
     #[must_use]
-    pub fn fields(&self) -> [String; 22] {
+    pub fn fields(&self) -> [String; 23] {
         let tags = &self.record.tags;
         let finish = &self.report.finish;
         let opt = |v: Option<&String>| v.cloned().unwrap_or_default();
@@ -160,6 +184,7 @@ impl<'a> Row<'a> {
                 .map(|r| r.to_string())
                 .unwrap_or_default(),
             self.start().unwrap_or_default(),
+            self.tags(),
         ]
     }
 }

@@ -72,3 +72,41 @@ fn logbook_games_replay_and_match_their_raw_margin() {
     // MANIFEST.md: 1,057 games of the slice contain a pass.
     assert_eq!(with_pass, 1057);
 }
+
+#[test]
+fn kaggle_csv_converts_and_its_winner_agrees_except_incomplete_games() {
+    let Some(dir) = corpus() else { return };
+    let path = dir.join("csv/othello_dataset.csv");
+    let file = File::open(&path).unwrap();
+    let mut read = 0;
+    let mut incomplete = Vec::new();
+    for game in kifu::formats::csv::Reader::new(BufReader::new(file)) {
+        let game = game.unwrap();
+        read += 1;
+        let report = game.replay();
+        let result = game.result.expect("every row has a winner");
+        match report.status() {
+            Status::Complete => assert!(
+                result.agrees_with(&report.finish.score),
+                "row {}",
+                game.origin.index
+            ),
+            Status::Incomplete => incomplete.push(game.tags.extra[0].1.clone()),
+            Status::Invalid => panic!("row {} invalid: {:?}", game.origin.index, report.error),
+        }
+    }
+    assert_eq!(read, 25657);
+    // MANIFEST.md: two unfinished games.
+    assert_eq!(incomplete, ["595810", "596120"]);
+    let out = std::env::temp_dir().join(format!("kifu-kaggle-{}.csv", std::process::id()));
+    kifu()
+        .args(["convert", "--to", "csv", "-o"])
+        .arg(&out)
+        .arg(&path)
+        .assert()
+        .code(0)
+        .stderr("kifu: 25657 games read: 25655 complete, 2 incomplete, 0 invalid; 25657 written, 0 left out\n");
+    let rows = std::fs::read_to_string(&out).unwrap().lines().count();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(rows, 25658, "a header and one row per game");
+}

@@ -1,5 +1,6 @@
 //! The integration tests, in one binary.
 
+mod cli_convert;
 mod cli_show;
 mod cli_validate;
 mod corpus;

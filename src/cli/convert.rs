@@ -95,7 +95,7 @@ pub fn run(args: Args) -> Result<Outcome> {
 pub fn report_losses(to: Format, totals: &Totals) {
     for (what, games) in &totals.losses {
         eprintln!(
-            "kifu: warning: {to} keeps no {what} ({games} game{} had some)",
+            "kifu: warning: {to} cannot keep {what} ({games} game{})",
             if *games == 1 { "" } else { "s" }
         );
     }

@@ -76,6 +76,7 @@ impl<W: Write> Writer<W> {
         number(w, record.theoretical_black_score.map(u64::from))?;
         w.write_field(record.result.map(|r| r.to_string()).unwrap_or_default())?;
         w.write_field(row.start().unwrap_or_default())?;
+        w.write_field(row.tags())?;
         w.write_record(None::<&[u8]>)
     }
 
@@ -96,19 +97,6 @@ fn into_io(err: csv::Error) -> io::Error {
 
 /// What the CSV writer cannot keep from a record.
 pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
-    let tags = &record.tags;
-    if tags.site.is_some() {
-        out.push("the site");
-    }
-    if tags.round.is_some() {
-        out.push("the round");
-    }
-    if tags.black_rating.is_some() || tags.white_rating.is_some() {
-        out.push("player ratings");
-    }
-    if !tags.extra.is_empty() {
-        out.push("other tags");
-    }
     if !record.notes.is_empty() {
         out.push("per-move evaluations and times");
     }
@@ -168,6 +156,7 @@ struct Columns {
     winner: Option<usize>,
     theoretical: Option<usize>,
     start: Option<usize>,
+    tags: Option<usize>,
     extra: Vec<(usize, String)>,
 }
 
@@ -190,6 +179,7 @@ impl Columns {
             winner: find(&["winner"]),
             theoretical: find(&["theoretical_black_score"]),
             start: find(&["start"]),
+            tags: find(&["tags"]),
             extra: Vec::new(),
         };
         let known = [
@@ -203,6 +193,7 @@ impl Columns {
             cols.winner,
             cols.theoretical,
             cols.start,
+            cols.tags,
         ];
         for (i, name) in header.iter().enumerate() {
             let derived = DERIVED.iter().any(|d| name.trim().eq_ignore_ascii_case(d));
@@ -392,6 +383,19 @@ fn build(row: &csv::StringRecord, cols: &Columns, pos: &csv::Position, index: u6
     tags.date = get(cols.date).map(str::to_owned);
     tags.black = get(cols.black).map(str::to_owned);
     tags.white = get(cols.white).map(str::to_owned);
+    if let Some(pairs) =
+        get(cols.tags).and_then(|text| serde_json::from_str::<Vec<(String, String)>>(text).ok())
+    {
+        for (name, value) in pairs {
+            match name.as_str() {
+                "site" => tags.site = Some(value),
+                "round" => tags.round = Some(value),
+                "black_rating" => tags.black_rating = Some(value),
+                "white_rating" => tags.white_rating = Some(value),
+                _ => tags.extra.push((name, value)),
+            }
+        }
+    }
     for (i, name) in &cols.extra {
         if let Some(v) = get(Some(*i)) {
             tags.extra.push((name.clone(), v.to_owned()));
@@ -447,7 +451,7 @@ mod tests {
             text,
             "source,index,event,date,black_player,white_player,moves,move_count,passes,\
 black_discs,white_discs,empties,black_score,white_score,winner,recorded_black_score,\
-status,error_move,error,theoretical_black_score,recorded_result,start\n"
+status,error_move,error,theoretical_black_score,recorded_result,start,tags\n"
         );
     }
 
@@ -458,15 +462,15 @@ status,error_move,error,theoretical_black_score,recorded_result,start\n"
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[1],
-            "in.txt,1,,,,,f5d6c5f6e7f4g5e6e3,9,0,13,0,51,64,0,black,,complete,,,,1-0,"
+            "in.txt,1,,,,,f5d6c5f6e7f4g5e6e3,9,0,13,0,51,64,0,black,,complete,,,,1-0,,"
         );
         assert_eq!(
             lines[2],
-            "in.txt,2,,,,,f5d6,2,0,3,3,58,,,white,,incomplete,,,,0-1,"
+            "in.txt,2,,,,,f5d6,2,0,3,3,58,,,white,,incomplete,,,,0-1,,"
         );
         assert_eq!(
             lines[3],
-            "in.txt,3,,,,,f5d6c5f4e3f6d3f3d7,6,0,4,6,54,,,,,invalid,7,flips nothing,,,"
+            "in.txt,3,,,,,f5d6c5f4e3f6d3f3d7,6,0,4,6,54,,,,,invalid,7,flips nothing,,,,"
         );
     }
 
@@ -506,6 +510,9 @@ status,error_move,error,theoretical_black_score,recorded_result,start\n"
             kind: crate::ResultKind::Resigned,
         });
         g.theoretical_black_score = Some(30);
+        g.tags.site = Some("Paris".into());
+        g.tags.white_rating = Some("2100".into());
+        g.tags.extra = vec![("eOthello_game_id".into(), "12".into())];
         let text = write(std::slice::from_ref(&g));
         let back = read(&text);
         assert_eq!(back.len(), 1);
@@ -518,7 +525,7 @@ status,error_move,error,theoretical_black_score,recorded_result,start\n"
         assert_eq!(b.theoretical_black_score, Some(30));
         assert_eq!(b.start, g.start);
         assert_eq!(b.moves, g.moves);
-        assert!(b.tags.extra.is_empty(), "derived columns are not tags");
+        assert_eq!(b.tags, g.tags, "derived columns are not tags");
     }
 
     #[test]

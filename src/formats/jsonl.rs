@@ -97,8 +97,10 @@ pub struct GameJson {
     /// Every other tag, in order, as `[name, value]`.
     pub tags: Vec<(String, String)>,
     /// Every move with its colour; implicit passes included and marked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub plies: Vec<PlyJson>,
     /// The final board, 64 squares `X`/`O`/`-` from a1 to h8.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub final_board: String,
 }
 
