@@ -345,23 +345,24 @@ impl<R: BufRead> Iterator for Reader<R> {
                 Ok(json) => json.to_record(self.line, byte, index),
                 Err(e) => {
                     // The game is still counted: invalid, with where.
-                    let mut record = GameRecord::default();
-                    record.origin = Origin {
-                        index,
-                        line: Some(self.line),
-                        byte,
-                        text: Some(String::from_utf8_lossy(text).into()),
-                    };
-                    record.defect = Some(ParseError {
-                        pos: SourcePos {
-                            byte: byte + e.column().saturating_sub(1) as u64,
-                            line: self.line,
-                            column: e.column() as u32,
+                    GameRecord {
+                        origin: Origin {
+                            index,
+                            line: Some(self.line),
+                            byte,
+                            text: Some(String::from_utf8_lossy(text).into()),
                         },
-                        message: format!("bad JSON: {e}"),
-                        len: 1,
-                    });
-                    record
+                        defect: Some(ParseError {
+                            pos: SourcePos {
+                                byte: byte + e.column().saturating_sub(1) as u64,
+                                line: self.line,
+                                column: e.column() as u32,
+                            },
+                            message: format!("bad JSON: {e}"),
+                            len: 1,
+                        }),
+                        ..GameRecord::default()
+                    }
                 }
             }));
         }
