@@ -29,8 +29,8 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             jobs: 0,
-            chunk: 16_384,
-            slice: 512,
+            chunk: 4096,
+            slice: 256,
         }
     }
 }

@@ -319,7 +319,52 @@ impl<'a> LineParser<'a> {
         }
     }
 
+    /// The common case: nothing but squares, concatenated (`f5d6c3…`).
+    /// Returns false, having done nothing, when the text is anything else.
+    fn plain_squares(&mut self, text: &'a [u8]) -> bool {
+        if text.len() % 2 != 0 || text.is_empty() {
+            return false;
+        }
+        let mut uppers = 0;
+        for pair in text.chunks_exact(2) {
+            if !matches!(pair[0], b'a'..=b'h' | b'A'..=b'H') || !matches!(pair[1], b'1'..=b'8') {
+                return false;
+            }
+            uppers += usize::from(pair[0].is_ascii_uppercase());
+        }
+        let mixed = uppers > 0 && uppers < text.len() / 2;
+        let start = self.offset(text);
+        for (i, pair) in text.chunks_exact(2).enumerate() {
+            let Some(sq) = Square::from_ascii(pair) else {
+                return false;
+            };
+            let color = mixed.then(|| {
+                if pair[0].is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            });
+            let offset = start + 2 * i;
+            self.record.moves.push(RecordedMove {
+                token: Token::Move(Move::Play(sq)),
+                color,
+            });
+            self.record.spans.push(Span {
+                byte: self.ctx.byte + offset as u64,
+                line: self.ctx.line,
+                // `text` is ASCII, but what precedes it may not be.
+                column: self.column(offset),
+                len: 2,
+            });
+        }
+        true
+    }
+
     fn moves(&mut self, mut rest: &'a [u8]) {
+        if self.plain_squares(rest.trim_ascii_end()) {
+            return;
+        }
         let mut uppers = 0usize;
         let mut lowers = 0usize;
         let mut seen_result = false;
@@ -417,11 +462,16 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
         _ if body.trim_ascii_end().iter().all(u8::is_ascii_digit) => return None,
         _ => {}
     }
+    // At most one move per two bytes: no growth while pushing.
+    let capacity = (line.len() / 2 + 1).min(1024);
+    let mut record = GameRecord::default();
+    record.moves.reserve_exact(capacity);
+    record.spans.reserve_exact(capacity);
     let mut parser = LineParser {
         line,
         ctx,
         ascii: line.is_ascii(),
-        record: GameRecord::default(),
+        record,
     };
     parser.record.origin = Origin {
         index: ctx.index,
