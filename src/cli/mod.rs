@@ -30,6 +30,24 @@ enum Command {
     Validate(validate::Args),
     Score(score::Args),
     Convert(convert::Args),
+    /// Print a shell completion script.
+    ///
+    /// Shells: bash, zsh, fish, elvish, powershell.
+    ///
+    /// Example:
+    ///   kifu completions bash > ~/.local/share/bash-completion/completions/kifu
+    #[command(verbatim_doc_comment)]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to standard output.
+    ///
+    /// Example:
+    ///   kifu man > kifu.1 && man ./kifu.1
+    #[command(verbatim_doc_comment)]
+    Man,
 }
 
 /// What a subcommand found, mapped to the exit status.
@@ -51,6 +69,23 @@ impl Outcome {
             Outcome::Failed => ExitCode::from(2),
         }
     }
+}
+
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<Outcome> {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    let mut out = std::io::stdout().lock();
+    clap_complete::generate(shell, &mut cmd, "kifu", &mut out);
+    std::io::Write::flush(&mut out)?;
+    Ok(Outcome::Valid)
+}
+
+fn man_page() -> anyhow::Result<Outcome> {
+    use clap::CommandFactory;
+    let mut out = std::io::stdout().lock();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    std::io::Write::flush(&mut out)?;
+    Ok(Outcome::Valid)
 }
 
 /// The files to read: those given, or standard input.
@@ -78,6 +113,8 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Score(args) => score::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Completions { shell } => completions(shell),
+        Command::Man => man_page(),
     };
     match result {
         Ok(outcome) => outcome.exit_code(),

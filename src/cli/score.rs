@@ -11,9 +11,11 @@ use kifu::Status;
 use super::run::{run_inputs, BatchArgs};
 use super::Outcome;
 
-/// Print one line per game: players, final discs, score with empties to
-/// the winner, winner, status, and a note where the recorded result
-/// disagrees with the replay.
+/// Print the final score of every game.
+///
+/// One line per game: players, final discs, score with empties to the
+/// winner, winner, status, and a note where the recorded result disagrees
+/// with the replay.
 ///
 /// Examples:
 ///   kifu score games.txt

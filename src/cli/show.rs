@@ -1,19 +1,22 @@
 //! `kifu show`: board diagrams of a game.
 
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use kifu::formats::transcript::{parse_line, LineContext};
 use kifu::formats::Format;
-use kifu::render::text::{diagram, TextStyle};
+use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
+use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
 use kifu::{Color, GameRecord, Move, Ply, Position, Replay, Score, Token, Winner};
 
 use super::{diagnostic, input, Outcome};
 
-/// Show the board of a game: after its last move, an earlier one, or every
-/// position in turn, with the side to move, its legal moves, disc counts
-/// and the result once the game is over.
+/// Show the board of a game, its disc counts and result.
+///
+/// The board after the last move, an earlier one (--ply) or every position
+/// in turn (--each), with the side to move, its legal moves marked, the
+/// last move set off, disc counts and the result once the game is over.
 ///
 /// GAME is a file (`-` for standard input; `--game N` picks a game) or a
 /// transcript typed on the command line.
@@ -22,7 +25,7 @@ use super::{diagnostic, input, Outcome};
 ///   kifu show f5d6c3d3c4
 ///   kifu show f5 d6 c3 --ascii
 ///   kifu show games.txt --game 3 --ply 20
-///   kifu show fixtures/transcripts/short-win.txt --each
+///   kifu show fixtures/transcripts/oracles.txt --each --ascii
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -47,9 +50,35 @@ pub struct Args {
     #[arg(long)]
     ascii: bool,
 
+    /// Colour the diagram: auto (on a terminal, unless NO_COLOR is set),
+    /// always or never.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    color: ColorWhen,
+
+    /// Print the score sheet: each square holds the number of the move
+    /// that placed its disc.
+    #[arg(long, conflicts_with = "each")]
+    sheet: bool,
+
+    /// Also write a picture of the board (of the sheet with --sheet) as SVG.
+    #[arg(long, value_name = "FILE", conflicts_with = "each")]
+    svg: Option<PathBuf>,
+
+    /// With --each, write one SVG per position into DIR (000.svg is the
+    /// start).
+    #[arg(long, value_name = "DIR", requires = "each")]
+    svg_dir: Option<PathBuf>,
+
     /// Read the file as this format instead of guessing.
     #[arg(long, value_name = "FORMAT")]
     from: Option<Format>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 /// Where the game came from, for messages.
@@ -114,7 +143,47 @@ fn style(args: &Args) -> TextStyle {
     TextStyle {
         ascii: args.ascii,
         legal_moves: true,
+        last_move: None,
     }
+}
+
+/// Whether to colour standard output.
+fn use_color(when: ColorWhen) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => {
+            anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
+        }
+    }
+}
+
+/// ANSI colours for a terminal: bold discs, green legal moves, the last
+/// move on a yellow background.
+fn paint(cell: Cell, last: bool, glyph: char) -> String {
+    use anstyle::{AnsiColor, Style};
+    let mut style = match cell {
+        Cell::Black | Cell::White => Style::new().bold(),
+        Cell::Legal => Style::new().fg_color(Some(AnsiColor::Green.into())),
+        Cell::Empty => Style::new().dimmed(),
+    };
+    if last {
+        style = style
+            .bg_color(Some(AnsiColor::Yellow.into()))
+            .fg_color(Some(AnsiColor::Black.into()));
+    }
+    format!("{}{glyph}{}", style.render(), style.render_reset())
+}
+
+fn last_square(ply: Option<&Ply>) -> Option<kifu::Square> {
+    match ply?.mv {
+        Move::Play(sq) => Some(sq),
+        Move::Pass => None,
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn squares(bits: u64) -> String {
@@ -148,9 +217,9 @@ fn describe(position: &Position, last: Option<(usize, &Ply)>, style: &TextStyle)
     let score = Score::of(position.board());
     out.push_str(&format!(
         "black {} {}  white {} {}  empty {}\n",
-        style_disc(style, Color::Black),
+        style.disc(Color::Black),
         score.black_discs,
-        style_disc(style, Color::White),
+        style.disc(Color::White),
         score.white_discs,
         score.empties
     ));
@@ -177,17 +246,6 @@ fn describe(position: &Position, last: Option<(usize, &Ply)>, style: &TextStyle)
         ));
     }
     out
-}
-
-fn style_disc(style: &TextStyle, color: Color) -> char {
-    if style.ascii {
-        match color {
-            Color::Black => 'X',
-            Color::White => 'O',
-        }
-    } else {
-        style.disc(color)
-    }
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
@@ -223,28 +281,79 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
     }
 
+    let color = use_color(args.color);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let block = |position: &Position, last: Option<(usize, &Ply)>| {
-        diagram(position, &style) + &describe(position, last, &style)
+        let style = TextStyle {
+            last_move: last_square(last.map(|(_, p)| p)),
+            ..style
+        };
+        let board = if color {
+            diagram_painted(position, &style, &paint)
+        } else {
+            diagram(position, &style)
+        };
+        board + &describe(position, last, &style)
+    };
+    let svg_options = |last: Option<&Ply>| SvgOptions {
+        last_move: last_square(last),
+        legal_moves: true,
     };
     if args.each {
         out.write_all(block(&record.start, None).as_bytes())?;
+        if let Some(dir) = &args.svg_dir {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            write_file(
+                &dir.join("000.svg"),
+                &position_svg(&record.start, &svg_options(None)),
+            )?;
+        }
         for (number, ply, position) in &steps {
             out.write_all(b"\n")?;
             out.write_all(block(position, Some((*number, ply))).as_bytes())?;
+            if let Some(dir) = &args.svg_dir {
+                write_file(
+                    &dir.join(format!("{number:03}.svg")),
+                    &position_svg(position, &svg_options(Some(ply))),
+                )?;
+            }
         }
     } else {
         let shown = match args.ply {
             Some(n) => steps.iter().rposition(|(number, _, _)| *number <= n),
             None => steps.len().checked_sub(1),
         };
-        match shown {
+        let (position, last) = match shown {
             Some(i) => {
                 let (number, ply, position) = &steps[i];
-                out.write_all(block(position, Some((*number, ply))).as_bytes())?;
+                (*position, Some((*number, ply)))
             }
-            None => out.write_all(block(&record.start, None).as_bytes())?,
+            None => (record.start, None),
+        };
+        if args.sheet {
+            let played: Vec<(kifu::Square, Color)> = steps[..shown.map_or(0, |i| i + 1)]
+                .iter()
+                .filter_map(|(_, ply, _)| match ply.mv {
+                    Move::Play(sq) => Some((sq, ply.color)),
+                    Move::Pass => None,
+                })
+                .collect();
+            let sheet_data = Sheet::new(record.start, &played);
+            out.write_all(sheet(&sheet_data, &style).as_bytes())?;
+            out.write_all(describe(&position, last, &style).as_bytes())?;
+            if let Some(path) = &args.svg {
+                write_file(path, &sheet_svg(&sheet_data))?;
+            }
+        } else {
+            out.write_all(block(&position, last).as_bytes())?;
+            if let Some(path) = &args.svg {
+                write_file(
+                    path,
+                    &position_svg(&position, &svg_options(last.map(|(_, p)| p))),
+                )?;
+            }
         }
         if let Some(result) = &record.result {
             if args.ply.is_none_or(|n| n >= record.moves.len()) {

@@ -8,7 +8,7 @@ use kifu::Status;
 use super::run::{run_inputs, BatchArgs};
 use super::{diagnostic, Outcome};
 
-/// Replay every game and report each invalid one with where and why.
+/// Replay every game and report the invalid ones with where and why.
 ///
 /// For each invalid game: file, line and column (or record number), game
 /// number, move number, colour to move, the token and the reason, with the
