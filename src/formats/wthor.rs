@@ -10,12 +10,21 @@
 //!
 //! Read: [`Reader`] streams one record at a time and checks the header
 //! (8×8 boards only, no solitaire files, the game count against the data).
-//! [`Names`] reads the name files and [`find_name_files`] finds them next
-//! to a `.wtb`.
+//! Each record becomes a [`GameRecord`] from the standard start: the score
+//! byte is the result (`Discs`), the theoretical score is kept, the file's
+//! game year is the `date` tag, names are looked up by id (an id past the
+//! table gives no name; placeholders such as `???` are kept as written).
+//! Positions are byte offsets: `origin.byte` is the record's, each span's
+//! `byte` its move byte's (line and column 0).
+//!
+//! [`Names`] reads the name files (Latin-1, tolerant of a header count
+//! that disagrees with the body, reported as a warning) and
+//! [`find_name_files`] finds them next to a `.wtb`.
 //!
 //! Write: [`Writer`] stores valid games from the standard start, turned by
-//! a symmetry so that each starts with f5, and collects the names to write
-//! with [`write_names`].
+//! a symmetry so that each starts with f5 (see [`encode`] for the score
+//! bytes), and collects the names to write with [`write_names`]; id 0 is
+//! the unknown name `?`.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -27,7 +36,7 @@ use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::Move;
 use crate::record::{
     GameError, Origin, RecordedMove, RecordedResult, Report, ResultKind, ResultValue, Rules, Span,
-    Token,
+    Tags, Token,
 };
 use crate::{GameRecord, Position, Square, Status, Symmetry};
 
@@ -950,6 +959,9 @@ impl NameTable {
 
 /// Writes games to a `.wtb`; names are collected for [`write_names`].
 ///
+/// Each game is one `write_all` of 68 bytes: give it a buffered output
+/// (`BufWriter<File>` is `Write + Seek`).
+///
 /// ```
 /// use std::io::Cursor;
 /// use kifu::formats::wthor::{Reader, Writer, WriterOptions};
@@ -1019,10 +1031,15 @@ impl<W: Write + Seek> Writer<W> {
     /// cannot be stored is refused and nothing is written for it.
     pub fn write(&mut self, record: &GameRecord, report: &Report) -> Result<(), WriteError> {
         let game = encode(record, report)?;
+        self.write_encoded(&game, &record.tags)
+    }
+
+    /// Stores a game made by [`encode`] (which a batch can run in
+    /// parallel) with the names and date of `tags`.
+    pub fn write_encoded(&mut self, game: &EncodedGame, tags: &Tags) -> Result<(), WriteError> {
         if self.games == u32::MAX {
             return Err(Refusal::TooManyGames.into());
         }
-        let tags = &record.tags;
         let new_players = usize::from(self.players.is_new(tags.black.as_deref()))
             + usize::from(self.players.is_new(tags.white.as_deref()));
         if !self.players.has_room(new_players) {
@@ -1036,7 +1053,7 @@ impl<W: Write + Seek> Writer<W> {
         let black = self.players.id(tags.black.as_deref());
         let white = self.players.id(tags.white.as_deref());
         if self.year.is_none() {
-            self.year = Some(record.tags.date.as_deref().and_then(year_of).unwrap_or(0));
+            self.year = Some(tags.date.as_deref().and_then(year_of).unwrap_or(0));
         }
         let mut bytes = [0u8; RECORD_LEN];
         bytes[0..2].copy_from_slice(&event.to_le_bytes());
@@ -2486,5 +2503,121 @@ mod tests {
             }
         }
         assert_eq!(changed, 16);
+    }
+
+    /// An input that hands out at most 7 bytes a read and is interrupted
+    /// every third call.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        calls: u32,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.calls += 1;
+            if self.calls % 3 == 0 {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(7).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn short_and_interrupted_reads_give_the_same_games() {
+        let bytes = std::fs::read(fixture("SAMPLE.wtb")).unwrap();
+        let whole: Vec<GameRecord> = Reader::new(&bytes[..], None).map(Result::unwrap).collect();
+        let input = Trickle {
+            data: &bytes,
+            calls: 0,
+        };
+        let trickled: Vec<GameRecord> = Reader::new(input, None).map(Result::unwrap).collect();
+        assert_eq!(trickled, whole);
+        assert_eq!(trickled.len(), 3);
+    }
+
+    #[test]
+    fn corpus_sniff_tells_wthor_games_from_everything_else() {
+        let Some(dir) = corpus() else { return };
+        fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(&dir, &mut files);
+        let (mut yes, mut no) = (0, 0);
+        for path in files {
+            let mut head = Vec::new();
+            File::open(&path)
+                .unwrap()
+                .take(1024)
+                .read_to_end(&mut head)
+                .unwrap();
+            let is_wtb = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
+            assert_eq!(sniff(&head), is_wtb, "{}", path.display());
+            if is_wtb {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        assert_eq!(yes, 25);
+        assert!(no >= 20, "{no} other files");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_record_bytes_read_consistently(
+            body in proptest::collection::vec(proptest::prelude::any::<u8>(), 3 * RECORD_LEN),
+        ) {
+            let mut bytes = header_bytes(3, 1977, 8, 0);
+            bytes.extend(&body);
+            let games: Vec<GameRecord> = Reader::new(&bytes[..], None)
+                .with_size(bytes.len() as u64)
+                .map(Result::unwrap)
+                .collect();
+            proptest::prop_assert_eq!(games.len(), 3);
+            for (i, g) in games.iter().enumerate() {
+                let record = &body[i * RECORD_LEN..(i + 1) * RECORD_LEN];
+                proptest::prop_assert!(g.moves.len() <= 60);
+                proptest::prop_assert_eq!(g.spans.len(), g.moves.len());
+                for (at, _) in &g.unreadable {
+                    proptest::prop_assert_eq!(g.moves[*at].token, Token::Unreadable);
+                }
+                let first_zero = record[8..].iter().position(|&b| b == 0).unwrap_or(60);
+                proptest::prop_assert_eq!(g.moves.len(), first_zero);
+                let bad = record[6] > 64
+                    || record[7] > 64
+                    || record[8 + first_zero.min(59)..].iter().any(|&b| b != 0) && first_zero < 60;
+                proptest::prop_assert_eq!(g.defect.is_some(), bad);
+                let _ = g.replay();
+            }
+        }
+
+        #[test]
+        fn any_bytes_end_in_games_or_one_error(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+        ) {
+            let items: Vec<_> = Reader::new(&bytes[..], None).collect();
+            let errors = items.iter().filter(|i| i.is_err()).count();
+            proptest::prop_assert!(errors <= 1);
+            if errors == 1 {
+                proptest::prop_assert!(items.last().is_some_and(Result::is_err));
+            }
+            let _ = sniff(&bytes);
+            if let Ok(list) = Names::read_players(&bytes) {
+                proptest::prop_assert_eq!(list.names.len(), (bytes.len() - 16).div_ceil(20));
+            }
+        }
     }
 }
