@@ -1258,7 +1258,7 @@ pub fn sniff(head: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::game::Winner;
-    use crate::{Bitboard, Color, ReplayErrorKind};
+    use crate::ReplayErrorKind;
     use std::io::Cursor;
 
     fn fixture(name: &str) -> PathBuf {
@@ -2200,7 +2200,6 @@ mod tests {
         for sq in Square::all() {
             assert_eq!(square_of_byte(byte_of_square(sq)), Some(sq));
         }
-        let _ = (Bitboard::EMPTY, Color::Black);
     }
 
     // --- corpus ---------------------------------------------------------
