@@ -3,6 +3,7 @@
 mod cli_convert;
 mod cli_show;
 mod cli_validate;
+mod cli_wthor;
 mod corpus;
 mod engine;
 mod support;

@@ -2,28 +2,39 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use kifu::formats::Format;
+use kifu::formats::{wthor, Format, GameReader};
 
 /// An opened input and its format.
 pub struct Input {
+    pub name: String,
     pub reader: Box<dyn BufRead + Send>,
     pub format: Format,
+    /// Size in bytes when the input is a regular file.
+    pub size: Option<u64>,
 }
 
 /// Opens `name` (`-` is standard input) and settles its format: `--from`
 /// if given, else the extension, else the content.
 pub fn open(name: &str, from: Option<Format>) -> Result<Input> {
-    let mut reader: Box<dyn BufRead + Send> = if name == "-" {
-        Box::new(BufReader::with_capacity(1 << 16, io::stdin()))
+    let (mut reader, size): (Box<dyn BufRead + Send>, Option<u64>) = if name == "-" {
+        (
+            Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
+            None,
+        )
     } else {
         let meta = std::fs::metadata(name).with_context(|| format!("cannot read {name}"))?;
         if meta.is_dir() {
             bail!("cannot read {name}: is a directory");
         }
         let file = File::open(name).with_context(|| format!("cannot read {name}"))?;
-        Box::new(BufReader::with_capacity(1 << 16, file))
+        (
+            Box::new(BufReader::with_capacity(1 << 16, file)),
+            meta.is_file().then_some(meta.len()),
+        )
     };
     let format = match from.or_else(|| Format::from_path(name.as_ref())) {
         Some(f) => f,
@@ -37,5 +48,58 @@ pub fn open(name: &str, from: Option<Format>) -> Result<Input> {
             }
         }
     };
-    Ok(Input { reader, format })
+    Ok(Input {
+        name: name.to_owned(),
+        reader,
+        format,
+        size,
+    })
+}
+
+impl Input {
+    /// The games of this input. A WTHOR file gets the names of the player
+    /// and tournament files found next to it (or in `names_dir`); what is
+    /// odd about them goes to `notes`.
+    pub fn games(self, names_dir: Option<&Path>, notes: &mut Vec<String>) -> Box<dyn GameReader> {
+        if self.format != Format::Wthor {
+            return self.format.reader(self.reader);
+        }
+        let names = if self.name == "-" && names_dir.is_none() {
+            None
+        } else {
+            let file_name = Path::new(&self.name)
+                .file_name()
+                .map_or_else(|| PathBuf::from("-"), PathBuf::from);
+            let probe = match names_dir {
+                Some(dir) => dir.join(file_name),
+                None => PathBuf::from(&self.name),
+            };
+            let (jou, trn) = wthor::find_name_files(&probe);
+            if jou.is_none() && trn.is_none() {
+                notes.push(format!(
+                    "kifu: note: no WTHOR player or tournament files found for {}; games are unnamed",
+                    self.name
+                ));
+                None
+            } else {
+                match wthor::Names::load(jou.as_deref(), trn.as_deref()) {
+                    Ok(names) => {
+                        for warning in &names.warnings {
+                            notes.push(format!("kifu: warning: {warning}"));
+                        }
+                        Some(Arc::new(names))
+                    }
+                    Err(err) => {
+                        notes.push(format!("kifu: warning: cannot read the name files: {err}"));
+                        None
+                    }
+                }
+            }
+        };
+        let reader = wthor::Reader::new(self.reader, names);
+        match self.size {
+            Some(size) => Box::new(reader.with_size(size)),
+            None => Box::new(reader),
+        }
+    }
 }

@@ -24,6 +24,11 @@ pub struct BatchArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    /// Where to look for WTHOR player and tournament files (default: next
+    /// to each .wtb file).
+    #[arg(long, value_name = "DIR")]
+    pub names: Option<std::path::PathBuf>,
 }
 
 /// What one slice of games produced.
@@ -40,6 +45,8 @@ pub struct SliceOut {
     pub losses: BTreeMap<&'static str, u64>,
     /// Offset of the last game in its input, for the progress bar.
     pub last_byte: u64,
+    /// Games encoded for a WTHOR output, with their names.
+    pub encoded: Vec<(kifu::formats::wthor::EncodedGame, kifu::Tags)>,
 }
 
 impl SliceOut {
@@ -51,6 +58,7 @@ impl SliceOut {
             written: 0,
             losses: BTreeMap::new(),
             last_byte: games.last().map_or(0, |g| g.origin.byte),
+            encoded: Vec::new(),
         }
     }
 }
@@ -114,7 +122,12 @@ where
         } else {
             std::fs::metadata(name).map(|m| m.len()).unwrap_or(0)
         };
-        let reader = input.format.reader(input.reader);
+        let size = input.size.unwrap_or(size);
+        let mut notes = Vec::new();
+        let reader = input.games(args.names.as_deref(), &mut notes);
+        for note in &notes {
+            progress.println(note);
+        }
         let work = |games: Vec<GameRecord>| {
             let mut out = SliceOut::new(&games);
             let replayed: Vec<(GameRecord, Report)> = games

@@ -72,6 +72,10 @@ pub struct Args {
     /// Read the file as this format instead of guessing.
     #[arg(long, value_name = "FORMAT")]
     from: Option<Format>,
+
+    /// Where to look for WTHOR player and tournament files.
+    #[arg(long, value_name = "DIR")]
+    names: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +104,12 @@ fn load(args: &Args) -> Result<Loaded> {
     if args.game.len() == 1 && (first == "-" || Path::new(first).exists()) {
         let input = input::open(first, args.from)?;
         let mut seen = 0;
-        for item in input.format.reader(input.reader) {
+        let mut notes = Vec::new();
+        let games = input.games(args.names.as_deref(), &mut notes);
+        for note in notes {
+            eprintln!("{note}");
+        }
+        for item in games {
             let record = item.with_context(|| format!("cannot read {first}"))?;
             seen += 1;
             if seen == args.game_number {

@@ -25,11 +25,18 @@ pub enum Format {
     Csv,
     /// One JSON object per game.
     Jsonl,
+    /// The French federation's binary database (`.wtb`).
+    Wthor,
 }
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 3] = [Format::Transcript, Format::Csv, Format::Jsonl];
+    pub const ALL: [Format; 4] = [
+        Format::Transcript,
+        Format::Csv,
+        Format::Jsonl,
+        Format::Wthor,
+    ];
 
     /// The name used on the command line (`--from`, `--to`).
     #[must_use]
@@ -38,6 +45,7 @@ impl Format {
             Format::Transcript => "transcript",
             Format::Csv => "csv",
             Format::Jsonl => "jsonl",
+            Format::Wthor => "wthor",
         }
     }
 
@@ -47,6 +55,7 @@ impl Format {
             Format::Transcript => &["txt", "text"],
             Format::Csv => &[],
             Format::Jsonl => &["json", "ndjson", "json-lines"],
+            Format::Wthor => &["wtb", "thor"],
         }
     }
 
@@ -57,6 +66,7 @@ impl Format {
             Format::Transcript => "txt",
             Format::Csv => "csv",
             Format::Jsonl => "jsonl",
+            Format::Wthor => "wtb",
         }
     }
 
@@ -68,6 +78,7 @@ impl Format {
             "txt" | "gam" | "tr" | "transcript" => Some(Format::Transcript),
             "csv" => Some(Format::Csv),
             "jsonl" | "ndjson" | "json" => Some(Format::Jsonl),
+            "wtb" => Some(Format::Wthor),
             _ => None,
         }
     }
@@ -75,7 +86,9 @@ impl Format {
     /// Guesses the format from the first bytes of the content.
     #[must_use]
     pub fn detect(head: &[u8]) -> Option<Format> {
-        if jsonl::sniff(head) {
+        if wthor::sniff(head) {
+            Some(Format::Wthor)
+        } else if jsonl::sniff(head) {
             Some(Format::Jsonl)
         } else if csv::sniff(head) {
             Some(Format::Csv)
@@ -84,19 +97,22 @@ impl Format {
         }
     }
 
-    /// Opens a reader of this format over `input`.
+    /// Opens a reader of this format over `input` (a WTHOR reader without
+    /// names; see [`wthor::Reader::open`] for a file with its name files).
     pub fn reader<'a, R: BufRead + Send + 'a>(self, input: R) -> Box<dyn GameReader + 'a> {
         match self {
+            Format::Wthor => Box::new(wthor::Reader::new(input, None)),
             Format::Transcript => Box::new(transcript::Reader::new(input)),
             Format::Csv => Box::new(csv::Reader::new(input)),
             Format::Jsonl => Box::new(jsonl::Reader::new(input)),
         }
     }
 
-    /// Whether this format can be written.
+    /// Whether games are written one after another as text (every format
+    /// but WTHOR, whose writer needs a seekable file and name files).
     #[must_use]
-    pub const fn writable(self) -> bool {
-        true
+    pub const fn is_text(self) -> bool {
+        !matches!(self, Format::Wthor)
     }
 
     /// What the format writes before the first game.
@@ -109,7 +125,7 @@ impl Format {
                 let _ = w.write_header();
                 w.into_inner().unwrap_or_default()
             }
-            Format::Transcript | Format::Jsonl => Vec::new(),
+            Format::Transcript | Format::Jsonl | Format::Wthor => Vec::new(),
         }
     }
 
@@ -131,6 +147,11 @@ impl Format {
                 for row in rows {
                     jsonl::write_row(&row, out)?;
                 }
+            }
+            Format::Wthor => {
+                return Err(std::io::Error::other(
+                    "WTHOR is written by its own writer, not as rows",
+                ))
             }
             Format::Transcript => {
                 let mut text = String::new();
@@ -156,6 +177,7 @@ impl Format {
             Format::Transcript => transcript::losses(record, out),
             Format::Csv => csv::losses(record, out),
             Format::Jsonl => jsonl::losses(record, out),
+            Format::Wthor => wthor::losses(record, out),
         }
     }
 }
