@@ -62,20 +62,28 @@ pub fn location(name: &str, record: &GameRecord, error: &GameError) -> String {
 }
 
 /// Renders an error of `record` read from `name`: a `file:line:col:`
-/// headline, then the source line with a caret when the text is known.
-pub fn render(name: &str, record: &GameRecord, error: &GameError) -> String {
-    let head = format!(
-        "{}: {}\n",
-        location(name, record, error),
-        headline(record, error)
-    );
-    let Some(snippet) = snippet(name, record, error) else {
+/// headline, then the source line with a caret when the text is known;
+/// with ANSI colours when `color` is set.
+pub fn render(name: &str, record: &GameRecord, error: &GameError, color: bool) -> String {
+    let location = location(name, record, error);
+    let headline = headline(record, error);
+    let head = if color {
+        let bold = anstyle::Style::new().bold();
+        format!(
+            "{}{location}:{} {headline}\n",
+            bold.render(),
+            bold.render_reset()
+        )
+    } else {
+        format!("{location}: {headline}\n")
+    };
+    let Some(snippet) = snippet(name, record, error, color) else {
         return head;
     };
     head + &snippet
 }
 
-fn snippet(name: &str, record: &GameRecord, error: &GameError) -> Option<String> {
+fn snippet(name: &str, record: &GameRecord, error: &GameError, color: bool) -> Option<String> {
     let (line, column, len) = match error {
         GameError::Replay(e) => {
             let span = record.spans.get(e.number.checked_sub(1)?)?;
@@ -100,12 +108,19 @@ fn snippet(name: &str, record: &GameRecord, error: &GameError) -> Option<String>
         chars: Chars::ascii(),
         ..Config::default()
     };
-    let rendered = term::emit_into_string(&config, &file, &diagnostic).ok()?;
-    // The first line repeats the headline's "error:" with no message; the
-    // location line repeats ours. Keep the source part only.
-    let body: Vec<&str> = rendered
+    let plain = term::emit_into_string(&config, &file, &diagnostic).ok()?;
+    // The first lines repeat the headline's "error:" and our location:
+    // keep the source part only, from the first line of the gutter.
+    let skip = plain
         .lines()
-        .skip_while(|l| !l.trim_start().starts_with('|'))
-        .collect();
+        .position(|l| l.trim_start().starts_with('|'))?;
+    let rendered = if color {
+        let mut buffer = term::termcolor::Buffer::ansi();
+        term::emit_to_write_style(&mut buffer, &config, &file, &diagnostic).ok()?;
+        String::from_utf8(buffer.into_inner()).ok()?
+    } else {
+        plain
+    };
+    let body: Vec<&str> = rendered.lines().skip(skip).collect();
     Some(body.join("\n") + "\n")
 }

@@ -88,6 +88,30 @@ fn man_page() -> anyhow::Result<Outcome> {
     Ok(Outcome::Valid)
 }
 
+/// When to colour output.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorWhen {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether to colour standard output.
+    pub fn enabled(self) -> bool {
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => {
+                anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+            }
+        }
+    }
+}
+
 /// The files to read: those given, or standard input.
 pub fn default_files(files: &[String]) -> Vec<String> {
     if files.is_empty() {

@@ -10,7 +10,7 @@ use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
 use kifu::{Color, GameRecord, Move, Ply, Position, Replay, Score, Token, Winner};
 
-use super::{diagnostic, input, Outcome};
+use super::{diagnostic, input, ColorWhen, Outcome};
 
 /// Show the board of a game, its disc counts and result.
 ///
@@ -76,13 +76,6 @@ pub struct Args {
     /// Where to look for WTHOR player and tournament files.
     #[arg(long, value_name = "DIR")]
     names: Option<PathBuf>,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum ColorWhen {
-    Auto,
-    Always,
-    Never,
 }
 
 /// Where the game came from, for messages.
@@ -153,17 +146,6 @@ fn style(args: &Args) -> TextStyle {
         ascii: args.ascii,
         legal_moves: true,
         last_move: None,
-    }
-}
-
-/// Whether to colour standard output.
-fn use_color(when: ColorWhen) -> bool {
-    match when {
-        ColorWhen::Always => true,
-        ColorWhen::Never => false,
-        ColorWhen::Auto => {
-            anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
-        }
     }
 }
 
@@ -290,7 +272,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
     }
 
-    let color = use_color(args.color);
+    let color = args.color.enabled();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let block = |position: &Position, last: Option<(usize, &Ply)>| {
@@ -377,7 +359,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                 .ply
                 .is_none_or(|n| n >= error.move_number().unwrap_or(0)) =>
         {
-            eprint!("{}", diagnostic::render(&loaded.name, record, &error));
+            let color = anstream::AutoStream::choice(&io::stderr()) != anstream::ColorChoice::Never;
+            eprint!(
+                "{}",
+                diagnostic::render(&loaded.name, record, &error, color)
+            );
             Ok(Outcome::Invalid)
         }
         _ => Ok(Outcome::Valid),

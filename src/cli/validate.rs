@@ -3,21 +3,24 @@
 use std::io::{self, BufWriter, Write};
 
 use anyhow::Result;
-use kifu::Status;
+use kifu::{GameError, GameRecord, Report, Status};
+use serde::Serialize;
 
 use super::run::{run_inputs, BatchArgs};
-use super::{diagnostic, Outcome};
+use super::{diagnostic, ColorWhen, Outcome};
 
 /// Replay every game and report the invalid ones with where and why.
 ///
-/// For each invalid game: file, line and column (or record number), game
-/// number, move number, colour to move, the token and the reason, with the
-/// source line and a caret under the token. Ends with a summary line.
+/// For each invalid game: file, line and column (or record number and byte
+/// offset in a binary file), game number, move number, colour to move, the
+/// token and the reason, with the source line and a caret under the token.
+/// Ends with a summary line. `--format json` prints one JSON object per
+/// reported game instead (the summary then goes to standard error).
 ///
 /// Examples:
 ///   kifu validate games.txt
 ///   kifu validate --strict a.txt b.txt
-///   cat games.txt | kifu validate
+///   cat games.txt | kifu validate --format json
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -29,8 +32,91 @@ pub struct Args {
     #[arg(long)]
     strict: bool,
 
+    /// Report as text with source snippets, or as JSON Lines for tools.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    format: ReportFormat,
+
+    /// Colour the report: auto (on a terminal, unless NO_COLOR is set),
+    /// always or never.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    color: ColorWhen,
+
     #[command(flatten)]
     batch: BatchArgs,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ReportFormat {
+    Text,
+    Json,
+}
+
+/// One reported game, for `--format json`.
+#[derive(Serialize)]
+struct Finding<'a> {
+    file: &'a str,
+    game: u64,
+    status: Status,
+    line: Option<u32>,
+    column: Option<u32>,
+    byte: u64,
+    #[serde(rename = "move")]
+    move_number: Option<usize>,
+    color: Option<kifu::Color>,
+    token: Option<&'a str>,
+    reason: String,
+    message: String,
+}
+
+fn finding<'a>(name: &'a str, record: &GameRecord, error: &'a GameError) -> Finding<'a> {
+    let pos = error.source_pos(record);
+    let (color, token) = match error {
+        GameError::Replay(e) => (Some(e.color), Some(e.token.as_str())),
+        GameError::Parse(_) => (None, None),
+    };
+    Finding {
+        file: name,
+        game: record.origin.index,
+        status: Status::Invalid,
+        line: pos.map(|p| p.line).filter(|&l| l > 0),
+        column: pos.map(|p| p.column).filter(|&c| c > 0),
+        byte: pos.map_or(record.origin.byte, |p| p.byte),
+        move_number: error.move_number(),
+        color,
+        token,
+        reason: error.reason(),
+        message: error.to_string(),
+    }
+}
+
+fn incomplete(name: &str, record: &GameRecord, report: &Report, json: bool) -> String {
+    let mover = report.finish.position.side_to_move();
+    let reason = format!("the record stops while {mover} is to move");
+    if json {
+        let f = Finding {
+            file: name,
+            game: record.origin.index,
+            status: Status::Incomplete,
+            line: record.origin.line,
+            column: None,
+            byte: record.origin.byte,
+            move_number: None,
+            color: Some(mover),
+            token: None,
+            reason: reason.clone(),
+            message: format!("incomplete: {reason}"),
+        };
+        serde_json::to_string(&f).unwrap_or_default() + "\n"
+    } else {
+        let at = record.origin.line.map_or_else(
+            || format!(" record {}", record.origin.index),
+            |l| l.to_string(),
+        );
+        format!(
+            "{name}:{at}: game {}: incomplete: {reason}\n",
+            record.origin.index
+        )
+    }
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
@@ -38,46 +124,40 @@ pub fn run(args: Args) -> Result<Outcome> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let strict = args.strict;
+    let json = args.format == ReportFormat::Json;
+    let color = !json && args.color.enabled();
     let totals = run_inputs(
         &files,
         &args.batch,
         |name, games, slice| {
             for (record, report) in games {
-                match report.status() {
-                    Status::Complete => {}
-                    Status::Incomplete if strict => {
-                        let mover = report.finish.position.side_to_move();
-                        let at = record.origin.line.map_or_else(
-                            || format!("record {}", record.origin.index),
-                            |l| l.to_string(),
-                        );
-                        slice.bytes.extend_from_slice(
-                            format!(
-                                "{name}:{at}: game {}: incomplete: the record stops while {mover} is to move\n",
-                                record.origin.index
-                            )
-                            .as_bytes(),
-                        );
+                let text = match (report.status(), &report.error) {
+                    (Status::Incomplete, _) if strict => incomplete(name, record, report, json),
+                    (Status::Invalid, Some(error)) if json => {
+                        serde_json::to_string(&finding(name, record, error)).unwrap_or_default()
+                            + "\n"
                     }
-                    Status::Incomplete => {}
-                    Status::Invalid => {
-                        if let Some(error) = &report.error {
-                            slice.bytes.extend_from_slice(
-                                diagnostic::render(name, record, error).as_bytes(),
-                            );
-                        }
+                    (Status::Invalid, Some(error)) => {
+                        diagnostic::render(name, record, error, color)
                     }
-                }
+                    _ => continue,
+                };
+                slice.bytes.extend_from_slice(text.as_bytes());
             }
         },
         |slice| out.write_all(&slice.bytes),
     )?;
     let t = &totals.tally;
-    writeln!(
-        out,
+    let summary = format!(
         "{} games read: {} complete, {} incomplete, {} invalid",
         t.read, t.complete, t.incomplete, t.invalid
-    )?;
+    );
+    if json {
+        out.flush()?;
+        eprintln!("kifu: {summary}");
+    } else {
+        writeln!(out, "{summary}")?;
+    }
     out.flush()?;
     let outcome = totals.outcome();
     Ok(if outcome == Outcome::Valid && strict && t.incomplete > 0 {

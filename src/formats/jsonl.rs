@@ -8,6 +8,7 @@ use std::io::BufRead;
 
 use serde::{Deserialize, Serialize};
 
+use crate::formats::lines::{Line, Lines, MAX_LINE};
 use crate::formats::transcript::{parse_line, write_board, LineContext};
 use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::{Move, Replay};
@@ -290,12 +291,10 @@ pub fn sniff(head: &[u8]) -> bool {
     head.trim_ascii_start().starts_with(b"{")
 }
 
-/// Streams games from JSON Lines, one object per non-blank line.
+/// Streams games from JSON Lines, one object per non-blank line (a line
+/// over 1 MiB is an invalid game).
 pub struct Reader<R> {
-    input: R,
-    buf: Vec<u8>,
-    line: u32,
-    byte: u64,
+    lines: Lines<R>,
     games: u64,
     failed: bool,
 }
@@ -304,13 +303,38 @@ impl<R: BufRead> Reader<R> {
     /// Reads from `input`.
     pub fn new(input: R) -> Reader<R> {
         Reader {
-            input,
-            buf: Vec::new(),
-            line: 0,
-            byte: 0,
+            lines: Lines::new(input, MAX_LINE),
             games: 0,
             failed: false,
         }
+    }
+}
+
+fn bad_line(
+    index: u64,
+    line: u32,
+    byte: u64,
+    column: u32,
+    text: Option<&[u8]>,
+    message: String,
+) -> GameRecord {
+    GameRecord {
+        origin: Origin {
+            index,
+            line: Some(line),
+            byte,
+            text: text.map(|t| String::from_utf8_lossy(t).into()),
+        },
+        defect: Some(ParseError {
+            pos: SourcePos {
+                byte: byte + u64::from(column.saturating_sub(1)),
+                line,
+                column,
+            },
+            message,
+            len: 1,
+        }),
+        ..GameRecord::default()
     }
 }
 
@@ -322,49 +346,42 @@ impl<R: BufRead> Iterator for Reader<R> {
             return None;
         }
         loop {
-            self.buf.clear();
-            let n = match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            let index = self.games + 1;
+            let record = match self.lines.next_line() {
+                Ok(None) => return None,
                 Err(e) => {
                     self.failed = true;
                     return Some(Err(ReadError::Io(e)));
                 }
-            };
-            self.line += 1;
-            let byte = self.byte;
-            self.byte += n as u64;
-            let text = self.buf.trim_ascii();
-            if text.is_empty() {
-                continue;
-            }
-            self.games += 1;
-            let index = self.games;
-            return Some(Ok(match serde_json::from_slice::<GameJson>(text) {
-                Ok(json) => json.to_record(self.line, byte, index),
-                Err(e) => {
-                    // The game is still counted: invalid, with where.
-                    GameRecord {
-                        origin: Origin {
+                Ok(Some(Line::TooLong { number, byte, len })) => bad_line(
+                    index,
+                    number,
+                    byte,
+                    1,
+                    None,
+                    format!("line too long: {len} bytes (the limit is {MAX_LINE} bytes)"),
+                ),
+                Ok(Some(Line::Text { number, byte, text })) => {
+                    let trimmed = text.trim_ascii();
+                    if trimmed.is_empty() {
+                        continue;
+                    }
+                    match serde_json::from_slice::<GameJson>(trimmed) {
+                        Ok(json) => json.to_record(number, byte, index),
+                        // The game is still counted: invalid, with where.
+                        Err(e) => bad_line(
                             index,
-                            line: Some(self.line),
+                            number,
                             byte,
-                            text: Some(String::from_utf8_lossy(text).into()),
-                        },
-                        defect: Some(ParseError {
-                            pos: SourcePos {
-                                byte: byte + e.column().saturating_sub(1) as u64,
-                                line: self.line,
-                                column: e.column() as u32,
-                            },
-                            message: format!("bad JSON: {e}"),
-                            len: 1,
-                        }),
-                        ..GameRecord::default()
+                            e.column() as u32,
+                            Some(text),
+                            format!("bad JSON: {e}"),
+                        ),
                     }
                 }
-            }));
+            };
+            self.games += 1;
+            return Some(Ok(record));
         }
     }
 }

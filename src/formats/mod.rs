@@ -10,6 +10,7 @@ use crate::GameRecord;
 pub mod csv;
 pub mod ggf;
 pub mod jsonl;
+pub mod lines;
 pub mod obf;
 pub mod pgn;
 pub mod sgf;

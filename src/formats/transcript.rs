@@ -21,6 +21,7 @@ use nom::combinator::{map, not, peek, recognize, value};
 use nom::sequence::{pair, separated_pair, terminated};
 use nom::{IResult, Parser};
 
+use crate::formats::lines::{Line, Lines, MAX_LINE};
 use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::{Move, Winner};
 use crate::record::{Origin, RecordedMove, RecordedResult, ResultValue, Span, Token};
@@ -494,12 +495,11 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
     Some(parser.record)
 }
 
-/// Streams games from a transcript file, one per non-blank line.
+/// Streams games from a transcript file, one per non-blank line. Lines
+/// end with `\n`, `\r\n` or `\r`; a line over 1 MiB is an invalid game
+/// (never held in memory).
 pub struct Reader<R> {
-    input: R,
-    buf: Vec<u8>,
-    line: u32,
-    byte: u64,
+    lines: Lines<R>,
     games: u64,
     failed: bool,
 }
@@ -507,11 +507,13 @@ pub struct Reader<R> {
 impl<R: BufRead> Reader<R> {
     /// Reads from `input`.
     pub fn new(input: R) -> Reader<R> {
+        Reader::with_max_line(input, MAX_LINE)
+    }
+
+    /// Reads from `input`, treating lines over `max` bytes as too long.
+    pub fn with_max_line(input: R, max: usize) -> Reader<R> {
         Reader {
-            input,
-            buf: Vec::with_capacity(256),
-            line: 0,
-            byte: 0,
+            lines: Lines::new(input, max),
             games: 0,
             failed: false,
         }
@@ -526,23 +528,44 @@ impl<R: BufRead> Iterator for Reader<R> {
             return None;
         }
         loop {
-            self.buf.clear();
-            match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(n) => {
-                    self.line += 1;
+            let index = self.games + 1;
+            match self.lines.next_line() {
+                Ok(None) => return None,
+                Ok(Some(Line::Text { number, byte, text })) => {
                     let ctx = LineContext {
-                        line: self.line,
-                        byte: self.byte,
-                        index: self.games + 1,
+                        line: number,
+                        byte,
+                        index,
                     };
-                    self.byte += n as u64;
-                    if let Some(record) = parse_line(&self.buf, ctx) {
+                    if let Some(record) = parse_line(text, ctx) {
                         self.games += 1;
                         return Some(Ok(record));
                     }
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Ok(Some(Line::TooLong { number, byte, len })) => {
+                    self.games += 1;
+                    let record = GameRecord {
+                        origin: Origin {
+                            index,
+                            line: Some(number),
+                            byte,
+                            text: None,
+                        },
+                        defect: Some(ParseError {
+                            pos: SourcePos {
+                                byte,
+                                line: number,
+                                column: 1,
+                            },
+                            message: format!(
+                                "line too long: {len} bytes (the limit is {MAX_LINE} bytes)"
+                            ),
+                            len: 1,
+                        }),
+                        ..GameRecord::default()
+                    };
+                    return Some(Ok(record));
+                }
                 Err(e) => {
                     self.failed = true;
                     return Some(Err(ReadError::Io(e)));
@@ -826,6 +849,36 @@ mod tests {
         let back = parse(out.trim_end());
         assert_eq!(back.start, r.start);
         assert_eq!(back.moves, r.moves);
+    }
+
+    #[test]
+    fn reader_handles_cr_line_ends_bom_and_long_lines() {
+        let text = b"\xEF\xBB\xBFf5d6\rf5f6\r\n\rc4c3";
+        let games: Vec<GameRecord> = Reader::new(&text[..]).map(|g| g.unwrap()).collect();
+        let lines: Vec<(Option<u32>, String)> = games
+            .iter()
+            .map(|g| (g.origin.line, g.move_string()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (Some(1), "f5d6".to_string()),
+                (Some(2), "f5f6".to_string()),
+                (Some(4), "c4c3".to_string())
+            ]
+        );
+        let long = format!("{}\nf5\n", "f5".repeat(100));
+        let games: Vec<GameRecord> = Reader::with_max_line(long.as_bytes(), 50)
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(games.len(), 2);
+        assert!(games[0].moves.is_empty());
+        assert_eq!(
+            games[0].defect.as_ref().unwrap().message,
+            "line too long: 200 bytes (the limit is 1048576 bytes)"
+        );
+        assert_eq!(games[1].origin.index, 2);
+        assert_eq!(games[1].move_string(), "f5");
     }
 
     #[test]
