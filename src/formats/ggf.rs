@@ -1024,14 +1024,13 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
     let mut kept_result = None;
     for (name, value) in &tags.extra {
         match name.as_str() {
-            "TY" => {
-                if !wrote_type {
-                    if let Some(ty) = type_for(record, Some(value)) {
-                        push_tag(out, "TY", &ty);
-                    }
-                    wrote_type = true;
+            "TY" if !wrote_type => {
+                if let Some(ty) = type_for(record, Some(value)) {
+                    push_tag(out, "TY", &ty);
                 }
+                wrote_type = true;
             }
+            "TY" => {}
             "RE" => {
                 kept_result.get_or_insert(value.as_str());
             }
@@ -1309,11 +1308,9 @@ mod tests {
 
     #[test]
     fn archive_count_and_synchro_pair_on_one_line() {
-        let line = format!(
-            "2 (;GM[Othello]PB[a]TY[s8]B[f5];)(;GM[Othello]PB[b]TY[s8]B[d3];)\n\
-             1 (;GM[Othello]PB[c]B[c4];)\n"
-        );
-        let games = read(&line);
+        let line = "2 (;GM[Othello]PB[a]TY[s8]B[f5];)(;GM[Othello]PB[b]TY[s8]B[d3];)\n\
+                    1 (;GM[Othello]PB[c]B[c4];)\n";
+        let games = read(line);
         assert_eq!(games.len(), 3);
         let names: Vec<_> = games.iter().map(|g| g.tags.black.as_deref()).collect();
         assert_eq!(names, [Some("a"), Some("b"), Some("c")]);
@@ -1930,8 +1927,10 @@ mod tests {
 
     #[test]
     fn writer_type_follows_the_rules() {
-        let mut g = GameRecord::default();
-        g.rules = Rules::Anti;
+        let mut g = GameRecord {
+            rules: Rules::Anti,
+            ..GameRecord::default()
+        };
         assert!(written(&g).contains("TY[8a]"));
         g.tags.extra = vec![("TY".into(), "s8kr".into())];
         assert!(written(&g).contains("TY[s8kra]"));
