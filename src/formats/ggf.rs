@@ -259,20 +259,65 @@ fn parse_result(value: &str) -> Option<RecordedResult> {
 
 /// An optional number of a move value (`2.39`, empty).
 fn note_number(part: &[u8]) -> Result<Option<f64>, ()> {
-    let text = std::str::from_utf8(part).map_err(|_| ())?.trim();
-    if text.is_empty() {
+    let part = part.trim_ascii();
+    if part.is_empty() {
         return Ok(None);
     }
-    match text.parse::<f64>() {
-        Ok(x) if x.is_finite() => Ok(Some(x)),
+    if let Some(x) = plain_decimal(part) {
+        return Ok(Some(x));
+    }
+    match std::str::from_utf8(part).map(str::parse::<f64>) {
+        Ok(Ok(x)) if x.is_finite() => Ok(Some(x)),
         _ => Err(()),
     }
+}
+
+/// Exact powers of ten as `f64`.
+const POWERS_OF_TEN: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// A signed decimal of at most 15 digits (`-2.39`, `0.01`), the common
+/// case of GGF notes, read without the general parser. Both the digits as
+/// an integer and the power of ten are exact doubles, so one division
+/// rounds correctly: the result is the one `str::parse` gives.
+fn plain_decimal(text: &[u8]) -> Option<f64> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, text),
+    };
+    let mut mantissa = 0u64;
+    let mut count = 0;
+    let mut decimals = 0usize;
+    let mut dot = false;
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(c - b'0');
+                count += 1;
+                decimals += usize::from(dot);
+            }
+            b'.' if !dot => dot = true,
+            _ => return None,
+        }
+        if count > 15 {
+            return None;
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    // At most 15 digits: the mantissa is below 2^53, hence exact.
+    let value = mantissa as f64 / POWERS_OF_TEN.get(decimals).copied()?;
+    Some(if negative { -value } else { value })
 }
 
 /// What one `B`/`W` value holds.
 struct ParsedMove {
     token: Token,
-    text: Box<str>,
+    /// The text of an unreadable token.
+    text: Option<Box<str>>,
     note: MoveNote,
     span: Span,
 }
@@ -328,7 +373,7 @@ fn parse_move(value: &[u8], pos: SourcePos) -> Result<ParsedMove, ParseError> {
     }
     Ok(ParsedMove {
         token,
-        text: decode(word).into(),
+        text: (token == Token::Unreadable).then(|| decode(word).into()),
         note,
         span,
     })
@@ -418,8 +463,8 @@ impl Game {
                     Color::White
                 };
                 let mv = parse_move(value, pos)?;
-                if mv.token == Token::Unreadable {
-                    record.unreadable.push((record.moves.len(), mv.text));
+                if let Some(text) = mv.text {
+                    record.unreadable.push((record.moves.len(), text));
                 }
                 record.moves.push(RecordedMove {
                     token: mv.token,
@@ -489,7 +534,11 @@ impl Game {
             while self.text.last().is_some_and(|c| matches!(c, b'\r' | b'\n')) {
                 self.text.pop();
             }
-            self.record.origin.text = Some(String::from_utf8_lossy(&self.text).into());
+            let text = match String::from_utf8(self.text) {
+                Ok(text) => text,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            };
+            self.record.origin.text = Some(text.into_boxed_str());
         }
         self.record
     }
@@ -505,6 +554,15 @@ struct Lexer {
     state: State,
     game: Option<Game>,
     games: u64,
+    /// A completed game not yet handed out.
+    ready: Option<GameRecord>,
+    /// Name and value buffers of the last game, reused by the next.
+    spare: (Vec<u8>, Vec<u8>),
+}
+
+/// Bytes that end a run of plain value text.
+fn value_special(b: u8) -> bool {
+    matches!(b, b']' | b'\\' | b'(' | b'[' | b'\n')
 }
 
 impl Lexer {
@@ -520,18 +578,138 @@ impl Lexer {
             state: State::Outside,
             game: None,
             games: 0,
+            ready: None,
+            spare: (Vec::new(), Vec::new()),
         }
     }
 
-    /// Reads one byte; returns a game it completes.
-    fn byte(&mut self, b: u8) -> Option<GameRecord> {
+    /// Reads bytes from `chunk` until a game is complete (it is then in
+    /// `ready`) or the chunk ends; returns how many bytes were read.
+    fn feed(&mut self, chunk: &[u8]) -> usize {
+        let mut used = 0;
+        while let Some(rest) = chunk.get(used..) {
+            if matches!(self.state, State::Tags) {
+                let taken = self.whole_tag(rest);
+                if taken > 0 {
+                    used += taken;
+                    continue;
+                }
+            } else if matches!(self.state, State::Value) {
+                let run = rest
+                    .iter()
+                    .position(|&b| value_special(b))
+                    .unwrap_or(rest.len());
+                let run = self.plain_run(rest.get(..run).unwrap_or_default());
+                if run > 0 {
+                    used += run;
+                    continue;
+                }
+            }
+            let Some(&b) = rest.first() else { break };
+            self.byte(b);
+            used += 1;
+            if self.ready.is_some() {
+                break;
+            }
+        }
+        used
+    }
+
+    /// Reads a whole tag `NAME[value]` at the start of `rest` in one step
+    /// when it is all there and plain (no escapes, no newline); returns the
+    /// bytes taken, 0 to leave it to the byte-by-byte path.
+    fn whole_tag(&mut self, rest: &[u8]) -> usize {
+        let Some(game) = &mut self.game else {
+            return 0;
+        };
+        let name_len = rest
+            .iter()
+            .take(MAX_NAME + 1)
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if name_len == 0 || name_len > MAX_NAME || rest.get(name_len) != Some(&b'[') {
+            return 0;
+        }
+        let Some(after) = rest.get(name_len + 1..) else {
+            return 0;
+        };
+        let Some(value_len) = after.iter().position(|&b| value_special(b)) else {
+            return 0;
+        };
+        if after.get(value_len) != Some(&b']') {
+            return 0;
+        }
+        let total = name_len + value_len + 2;
+        if self.pos.byte + total as u64 - game.start.byte >= MAX_GAME_BYTES {
+            return 0;
+        }
+        let (Some(name), Some(value), Some(taken)) = (
+            rest.get(..name_len),
+            after.get(..value_len),
+            rest.get(..total),
+        ) else {
+            return 0;
+        };
+        game.name.clear();
+        game.name.extend_from_slice(name);
+        game.name_pos = self.pos;
+        game.value_pos = advance(self.pos, name_len + 1);
+        let applied = game.apply_tag(value);
+        let room = MAX_TEXT.saturating_sub(game.text.len());
+        game.text
+            .extend_from_slice(taken.get(..room.min(total)).unwrap_or_default());
+        if let Err(defect) = applied {
+            self.fail(defect);
+        }
+        self.advance_over(taken);
+        total
+    }
+
+    /// Moves the position over `bytes` (no newline among them) and keeps
+    /// them as part of the current line.
+    fn advance_over(&mut self, bytes: &[u8]) {
+        let room = MAX_TEXT.saturating_sub(self.line.len());
+        if room < bytes.len() {
+            self.line_ok = false;
+        }
+        self.line
+            .extend_from_slice(bytes.get(..room.min(bytes.len())).unwrap_or_default());
+        let chars = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        self.pos.column = self
+            .pos
+            .column
+            .saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
+        self.pos.byte += bytes.len() as u64;
+    }
+
+    /// Takes at once a run of value bytes without newlines or special
+    /// characters, as much of it as stays under the game cap; returns how
+    /// many bytes it took.
+    fn plain_run(&mut self, run: &[u8]) -> usize {
+        let Some(game) = &mut self.game else {
+            return 0;
+        };
+        let room = MAX_GAME_BYTES.saturating_sub(self.pos.byte + 1 - game.start.byte);
+        let run = run
+            .get(..usize::try_from(room).unwrap_or(usize::MAX).min(run.len()))
+            .unwrap_or_default();
+        game.value.extend_from_slice(run);
+        let room = MAX_TEXT.saturating_sub(game.text.len());
+        game.text
+            .extend_from_slice(run.get(..room.min(run.len())).unwrap_or_default());
+        self.advance_over(run);
+        run.len()
+    }
+
+    /// Reads one byte; a game it completes goes to `ready`.
+    fn byte(&mut self, b: u8) {
         let pos = self.pos;
         if let Some(game) = &mut self.game {
             if game.text.len() < MAX_TEXT {
                 game.text.push(b);
             }
         }
-        let out = self.step(b, pos);
+        self.step(b, pos);
         if b == b'\n' {
             self.line.clear();
             self.line_ok = true;
@@ -548,7 +726,6 @@ impl Lexer {
             }
         }
         self.pos.byte += 1;
-        out
     }
 
     /// Starts a game (or a stray run) at `start`; `b` is the byte being read.
@@ -560,7 +737,11 @@ impl Lexer {
             text.extend_from_slice(&self.line);
             text.push(b);
         }
+        let capacity = if stray { 0 } else { 64 };
         let record = GameRecord {
+            moves: Vec::with_capacity(capacity),
+            notes: Vec::with_capacity(capacity),
+            spans: Vec::with_capacity(capacity),
             origin: Origin {
                 index: self.games,
                 line: Some(start.line),
@@ -576,24 +757,31 @@ impl Lexer {
             text_ok: same_line && self.line_ok,
             any_note: false,
             stray,
-            name: Vec::new(),
+            name: std::mem::take(&mut self.spare.0),
             name_pos: start,
-            value: Vec::new(),
+            value: std::mem::take(&mut self.spare.1),
             value_pos: start,
         });
     }
 
-    fn finish(&mut self) -> Option<GameRecord> {
-        self.game.take().map(Game::finish)
+    fn finish(&mut self) {
+        if let Some(mut game) = self.game.take() {
+            self.spare = (
+                std::mem::take(&mut game.name),
+                std::mem::take(&mut game.value),
+            );
+            self.ready = Some(game.finish());
+        }
     }
 
     /// Ends a stray run whose last byte is just before `end`.
-    fn finish_stray(&mut self, end: SourcePos) -> Option<GameRecord> {
-        let mut game = self.game.take()?;
-        let len = end.byte.saturating_sub(game.start.byte);
-        let len = usize::try_from(len).unwrap_or(usize::MAX);
-        game.set_defect(error(game.start, len, "text outside a game"));
-        Some(game.finish())
+    fn finish_stray(&mut self, end: SourcePos) {
+        if let Some(game) = &mut self.game {
+            let len = end.byte.saturating_sub(game.start.byte);
+            let len = usize::try_from(len).unwrap_or(usize::MAX);
+            game.set_defect(error(game.start, len, "text outside a game"));
+        }
+        self.finish();
     }
 
     /// Sets a defect on the current game and skips to its end.
@@ -604,8 +792,7 @@ impl Lexer {
         self.state = State::Skip;
     }
 
-    fn step(&mut self, b: u8, pos: SourcePos) -> Option<GameRecord> {
-        let mut out = None;
+    fn step(&mut self, b: u8, pos: SourcePos) {
         if let Some(game) = &self.game {
             let skipping = matches!(
                 self.state,
@@ -637,7 +824,7 @@ impl Lexer {
                 }
                 State::Stray => match b {
                     b'\n' => {
-                        out = self.finish_stray(pos);
+                        self.finish_stray(pos);
                         self.state = State::Outside;
                     }
                     b'(' => self.state = State::StrayParen(pos),
@@ -645,7 +832,7 @@ impl Lexer {
                 },
                 State::StrayParen(p) => {
                     if b == b';' {
-                        out = self.finish_stray(p);
+                        self.finish_stray(p);
                         self.start(p, b, false);
                         self.state = State::Tags;
                     } else {
@@ -673,7 +860,7 @@ impl Lexer {
                 },
                 State::TagsSemi(p) => {
                     if b == b')' {
-                        out = self.finish();
+                        self.finish();
                         self.state = State::Outside;
                     } else {
                         self.fail(error(p, 1, "`;` not followed by `)`"));
@@ -682,7 +869,7 @@ impl Lexer {
                 }
                 State::TagsParen(p) => {
                     if b == b';' {
-                        out = self.unclosed_game();
+                        self.unclosed_game();
                         self.start(p, b, false);
                         self.state = State::Tags;
                     } else {
@@ -745,7 +932,7 @@ impl Lexer {
                         if let Some(game) = &mut self.game {
                             game.unclosed_value();
                         }
-                        out = self.finish();
+                        self.finish();
                         self.start(p, b, false);
                         self.state = State::Tags;
                     } else {
@@ -763,7 +950,7 @@ impl Lexer {
                 },
                 State::SkipSemi => {
                     if b == b')' {
-                        out = self.finish();
+                        self.finish();
                         self.state = State::Outside;
                     } else {
                         self.state = State::Skip;
@@ -772,7 +959,7 @@ impl Lexer {
                 }
                 State::SkipParen(p) => {
                     if b == b';' {
-                        out = self.finish();
+                        self.finish();
                         self.start(p, b, false);
                         self.state = State::Tags;
                     } else {
@@ -781,22 +968,23 @@ impl Lexer {
                     }
                 }
             }
-            return out;
+            return;
         }
     }
 
     /// Ends the current game for lack of its `;)`.
-    fn unclosed_game(&mut self) -> Option<GameRecord> {
-        let mut game = self.game.take()?;
-        game.set_defect(error(game.start, 2, "game not closed: missing `;)`"));
-        Some(game.finish())
+    fn unclosed_game(&mut self) {
+        if let Some(game) = &mut self.game {
+            game.set_defect(error(game.start, 2, "game not closed: missing `;)`"));
+        }
+        self.finish();
     }
 
     /// The end of the input: completes what is open.
     fn end(&mut self) -> Option<GameRecord> {
         let state = std::mem::replace(&mut self.state, State::Outside);
         match state {
-            State::Outside => None,
+            State::Outside => {}
             State::OutsideParen(p) => {
                 self.start(p, b'(', true);
                 if let Some(game) = &mut self.game {
@@ -816,6 +1004,7 @@ impl Lexer {
             }
             State::Skip | State::SkipSemi | State::SkipParen(_) => self.finish(),
         }
+        self.ready.take()
     }
 }
 
@@ -858,17 +1047,9 @@ impl<R: BufRead> Iterator for Reader<R> {
                 self.done = true;
                 return self.lexer.end().map(Ok);
             }
-            let mut used = 0;
-            let mut out = None;
-            for &b in chunk {
-                used += 1;
-                if let Some(record) = self.lexer.byte(b) {
-                    out = Some(record);
-                    break;
-                }
-            }
+            let used = self.lexer.feed(chunk);
             self.input.consume(used);
-            if let Some(record) = out {
+            if let Some(record) = self.lexer.ready.take() {
                 return Some(Ok(record));
             }
         }
@@ -1297,6 +1478,36 @@ mod tests {
             }
         );
         assert_spans_match_source(&g);
+    }
+
+    #[test]
+    fn plain_decimals_read_as_the_general_parser_does() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..100_000 {
+            let digits = 1 + rng.below(15);
+            let mut text: String = (0..digits)
+                .map(|_| char::from(b'0' + rng.below(10) as u8))
+                .collect();
+            if rng.below(4) > 0 {
+                text.insert(rng.below(digits + 1), '.');
+            }
+            if rng.below(2) > 0 {
+                text.insert(0, '-');
+            }
+            let fast = plain_decimal(text.as_bytes());
+            let general = text.parse::<f64>().ok();
+            if text.trim_start_matches('-') == "." {
+                assert_eq!(fast, None);
+                continue;
+            }
+            assert_eq!(fast.map(f64::to_bits), general.map(f64::to_bits), "{text}");
+        }
+        for text in ["1e5", "1.2.3", "", "-", "+.5", "1234567890123456", "0x1"] {
+            let expected = (text == "+.5").then_some(0.5);
+            assert_eq!(plain_decimal(text.as_bytes()), expected, "{text}");
+        }
+        assert_eq!(note_number(b" 1e-3 "), Ok(Some(0.001)));
+        assert_eq!(note_number(b"inf"), Err(()));
     }
 
     #[test]
