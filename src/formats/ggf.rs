@@ -322,7 +322,45 @@ struct ParsedMove {
     span: Span,
 }
 
-fn parse_move(value: &[u8], pos: SourcePos) -> Result<ParsedMove, ParseError> {
+/// The source position of byte `offset` of a value that starts at
+/// `start`, going over the backslashes (dropped before the offsets in
+/// `escapes`) and newlines before it.
+fn value_source(start: SourcePos, escapes: &[usize], value: &[u8], offset: usize) -> SourcePos {
+    let simple = escapes.is_empty()
+        && value
+            .get(..offset)
+            .is_some_and(|v| v.iter().all(|&b| b.is_ascii() && b != b'\n'));
+    if simple {
+        return advance(start, offset);
+    }
+    let mut pos = start;
+    let mut over = |b: u8| {
+        pos.byte += 1;
+        if b == b'\n' {
+            pos.line = pos.line.saturating_add(1);
+            pos.column = 1;
+        } else if b & 0xC0 != 0x80 {
+            pos.column = pos.column.saturating_add(1);
+        }
+    };
+    let mut escapes = escapes.iter().peekable();
+    for (i, &b) in value.iter().enumerate().take(offset) {
+        while escapes.next_if(|&&e| e == i).is_some() {
+            over(b'\\');
+        }
+        over(b);
+    }
+    while escapes.next_if(|&&e| e == offset).is_some() {
+        over(b'\\');
+    }
+    pos
+}
+
+/// Reads a `B`/`W` value that starts at `start` in the source; `escapes`
+/// are the offsets in `value` of the characters that followed a backslash.
+fn parse_move(value: &[u8], start: SourcePos, escapes: &[usize]) -> Result<ParsedMove, ParseError> {
+    let at = |offset| value_source(start, escapes, value, offset);
+    let pos = start;
     let mut parts = value.split(|&c| c == b'/');
     let raw = parts.next().unwrap_or_default();
     let eval = parts.next();
@@ -336,12 +374,30 @@ fn parse_move(value: &[u8], pos: SourcePos) -> Result<ParsedMove, ParseError> {
     }
     let lead = raw.len() - raw.trim_ascii_start().len();
     let word = raw.trim_ascii();
-    let span_pos = advance(pos, lead);
-    let span = Span {
-        byte: span_pos.byte,
-        line: span_pos.line,
-        column: span_pos.column,
-        len: u32::try_from(word.len()).unwrap_or(u32::MAX),
+    let span = if escapes.is_empty() && !raw.contains(&b'\n') {
+        // The common case: the source bytes are the value's bytes, and
+        // only ASCII blanks come before the token.
+        let p = advance(start, lead);
+        Span {
+            byte: p.byte,
+            line: p.line,
+            column: p.column,
+            len: u32::try_from(word.len()).unwrap_or(u32::MAX),
+        }
+    } else {
+        let p = at(lead);
+        // Up to the token's last byte, not to the next value byte, which
+        // may follow a backslash.
+        let len = match word.len().checked_sub(1).map(|last| at(lead + last)) {
+            Some(last) if last.line == p.line => last.byte + 1 - p.byte,
+            _ => word.len() as u64,
+        };
+        Span {
+            byte: p.byte,
+            line: p.line,
+            column: p.column,
+            len: u32::try_from(len).unwrap_or(u32::MAX),
+        }
     };
     let token = if let Some(square) = Square::from_ascii(word) {
         Token::Move(Move::Play(square))
@@ -359,7 +415,7 @@ fn parse_move(value: &[u8], pos: SourcePos) -> Result<ParsedMove, ParseError> {
         if let Some(part) = part {
             *slot = note_number(part).map_err(|()| {
                 error(
-                    advance(pos, offset),
+                    at(offset),
                     part.len().max(1),
                     format!(
                         "unreadable {what} {} in move {}",
@@ -424,6 +480,8 @@ struct Game {
     name_pos: SourcePos,
     value: Vec<u8>,
     value_pos: SourcePos,
+    /// Offsets in `value` of the characters that followed a backslash.
+    escapes: Vec<usize>,
 }
 
 impl Game {
@@ -462,7 +520,7 @@ impl Game {
                 } else {
                     Color::White
                 };
-                let mv = parse_move(value, pos)?;
+                let mv = parse_move(value, pos, &self.escapes)?;
                 if let Some(text) = mv.text {
                     record.unreadable.push((record.moves.len(), text));
                 }
@@ -654,6 +712,7 @@ impl Lexer {
         game.name.extend_from_slice(name);
         game.name_pos = self.pos;
         game.value_pos = advance(self.pos, name_len + 1);
+        game.escapes.clear();
         let applied = game.apply_tag(value);
         let room = MAX_TEXT.saturating_sub(game.text.len());
         game.text
@@ -761,6 +820,7 @@ impl Lexer {
             name_pos: start,
             value: std::mem::take(&mut self.spare.1),
             value_pos: start,
+            escapes: Vec::new(),
         });
     }
 
@@ -884,6 +944,7 @@ impl Lexer {
                     };
                     if b == b'[' {
                         game.value.clear();
+                        game.escapes.clear();
                         game.value_pos = advance(pos, 1);
                         self.state = State::Value;
                     } else if b.is_ascii_alphanumeric() && game.name.len() < MAX_NAME {
@@ -912,7 +973,10 @@ impl Lexer {
                             Ok(()) => self.state = State::Tags,
                             Err(defect) => self.fail(defect),
                         },
-                        b'\\' => self.state = State::ValueEscape,
+                        b'\\' => {
+                            game.escapes.push(game.value.len());
+                            self.state = State::ValueEscape;
+                        }
                         b'(' => self.state = State::ValueParen(pos),
                         b'[' => {
                             game.unclosed_value();
@@ -2324,6 +2388,112 @@ mod tests {
             tested += 1;
         }
         assert!(tested > 10, "{tested}");
+    }
+
+    #[test]
+    fn random_bytes_keep_positions_and_write_back() {
+        const PIECES: [&str; 24] = [
+            "(;",
+            ";)",
+            "GM[Othello]",
+            "B[",
+            "W[",
+            "]",
+            "f5",
+            "d6",
+            "/",
+            "//0.01",
+            "\\",
+            "(",
+            "[",
+            "\n",
+            "PA",
+            "pass",
+            " ",
+            "1 ",
+            "RE[+2.000]",
+            "TY[8a]",
+            "é",
+            "\r\n",
+            ";",
+            "PB[x",
+        ];
+        let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+        let (mut with_moves, mut with_defects, mut rewritten) = (0, 0, 0);
+        for _ in 0..2000 {
+            // A few plausible games, then a few mutations.
+            let mut input: Vec<u8> = Vec::new();
+            for _ in 0..1 + rng.below(3) {
+                input.extend_from_slice(b"(;GM[Othello]");
+                for _ in 0..rng.below(12) {
+                    let piece = match rng.below(4) {
+                        0 => "W[d6//0.5]",
+                        1 => "B[f5]",
+                        2 => "PB[é]",
+                        _ => PIECES[rng.below(PIECES.len())],
+                    };
+                    input.extend_from_slice(piece.as_bytes());
+                }
+                input.extend_from_slice(if rng.below(5) > 0 { b";)\n" } else { b"\n" });
+            }
+            for _ in 0..rng.below(4) {
+                let at = rng.below(input.len() + 1);
+                if rng.below(3) == 0 && at < input.len() {
+                    input.remove(at);
+                } else if rng.below(2) == 0 {
+                    input.insert(at, rng.next() as u8);
+                } else {
+                    let piece = PIECES[rng.below(PIECES.len())].as_bytes();
+                    input.splice(at..at, piece.iter().copied());
+                }
+            }
+            let games: Vec<_> = Reader::new(&input[..]).map(Result::unwrap).collect();
+            let chunked: Vec<_> = Reader::new(std::io::BufReader::with_capacity(
+                1 + rng.below(5),
+                &input[..],
+            ))
+            .map(Result::unwrap)
+            .collect();
+            assert_eq!(chunked, games);
+            let mut last_byte = None;
+            for (i, g) in games.iter().enumerate() {
+                assert_eq!(g.origin.index, i as u64 + 1);
+                assert!(last_byte < Some(g.origin.byte));
+                last_byte = Some(g.origin.byte);
+                if let Some(d) = &g.defect {
+                    assert!(d.pos.byte <= input.len() as u64);
+                }
+                for (m, span) in g.moves.iter().zip(&g.spans) {
+                    let at = &input[span.byte as usize..(span.byte + u64::from(span.len)) as usize];
+                    // The token as written, escapes and all.
+                    let at: Vec<u8> = at.iter().copied().filter(|&b| b != b'\\').collect();
+                    if let Token::Move(Move::Play(sq)) = m.token {
+                        assert!(
+                            at.eq_ignore_ascii_case(&sq.to_ascii()),
+                            "{:?} {span:?}",
+                            String::from_utf8_lossy(&input)
+                        );
+                    }
+                }
+                with_moves += usize::from(!g.moves.is_empty());
+                with_defects += usize::from(g.defect.is_some());
+                // A defect may come from a kept tag (an unreadable `TY`),
+                // which the writer gives back as it was.
+                if g.defect.is_some() || g.unreadable.iter().any(|(_, t)| t.contains('/')) {
+                    continue;
+                }
+                rewritten += 1;
+                let back = one(&written(g));
+                assert_eq!(back.defect, None, "{}", written(g));
+                assert_eq!(
+                    back.moves.iter().map(|m| m.token).collect::<Vec<_>>(),
+                    g.moves.iter().map(|m| m.token).collect::<Vec<_>>()
+                );
+                assert_eq!(back.unreadable, g.unreadable);
+            }
+        }
+        // The seed exercises games with moves, with defects and clean ones.
+        assert_eq!((with_moves, with_defects, rewritten), (2129, 3335, 1190));
     }
 
     #[test]
