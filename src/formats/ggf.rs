@@ -27,18 +27,20 @@
 //!
 //! The GGS specification defines no escapes and GGS never needs one; kifu
 //! reads a backslash as escaping the next character (as SGF does) so that
-//! its writer can keep a `]` inside a value.
+//! its writer can keep `[`, `]` or `(;` inside a value.
 //!
 //! Write: one game per line, `(;GM[Othello]PC[..]DT[..]EV[..]PB[..]PW[..]
 //! RB[..]RW[..]<other tags>TY[..]RE[..]BO[8 …]B[f5//0.01]W[d6]…;)`: moves
-//! in lowercase with the colour the replay gives them, explicit passes as
-//! `PA`, notes as `/eval/time`, the result as a margin with three decimals
-//! as GGS writes it (`+2.000`, `-22.870:r`).
+//! in lowercase with the colour the replay gives them, passes as `PA`,
+//! notes as `/eval/time`, the result as a margin with three decimals as
+//! GGS writes it (`+2.000`, `-22.870:r`). Passes a record leaves out (a
+//! transcript, WTHOR) are written too, as GGS does: GGF readers such as
+//! NBoard's play each move for the side to move whatever its tag says.
 
 use std::io::BufRead;
 
 use crate::formats::{ParseError, ReadError, SourcePos};
-use crate::game::{Move, Status};
+use crate::game::{Move, Replay, Status};
 use crate::record::{
     MoveNote, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Span, Token,
 };
@@ -1248,6 +1250,21 @@ fn push_board(out: &mut String, position: &Position) {
     });
 }
 
+/// For each move, whether the replay passes for the other side just
+/// before it (a pass the record leaves out), up to the first illegal move.
+fn left_out_passes(record: &GameRecord) -> Vec<bool> {
+    let mut replay = Replay::new(record.start);
+    let mut passes = Vec::with_capacity(record.moves.len());
+    for m in &record.moves {
+        let Token::Move(mv) = m.token else { break };
+        match replay.play(mv, m.color) {
+            Ok(ply) => passes.push(ply.implicit_pass),
+            Err(_) => break,
+        }
+    }
+    passes
+}
+
 /// Writes one game as a GGF line (see the module documentation).
 pub fn write_record(record: &GameRecord, out: &mut String) {
     let tags = &record.tags;
@@ -1295,8 +1312,15 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
     }
     push_board(out, &record.start);
     let colors = record.move_colors();
+    let passes = left_out_passes(record);
     for (i, m) in record.moves.iter().enumerate() {
         let color = colors.get(i).copied().or(m.color).unwrap_or(Color::Black);
+        if passes.get(i).copied().unwrap_or(false) {
+            out.push_str(match color {
+                Color::Black => "W[PA]",
+                Color::White => "B[PA]",
+            });
+        }
         out.push_str(match color {
             Color::Black => "B[",
             Color::White => "W[",
@@ -2363,9 +2387,9 @@ mod tests {
     }
 
     #[test]
-    fn implicit_passes_are_kept_by_colour() {
-        // A game with a pass the record leaves out: the writer names the
-        // colours, so the same moves read back with the same replay.
+    fn passes_left_out_are_written() {
+        // A record without its passes (a transcript, WTHOR) gets them
+        // written as GGS writes them, and reads back as the full game.
         let mut rng = Rng(77);
         let mut tested = 0;
         for _ in 0..200 {
@@ -2378,16 +2402,31 @@ mod tests {
                 g.moves.push(RecordedMove::new(*mv));
             }
             let back = one(&written(&g));
-            let tokens: Vec<_> = back.moves.iter().map(|m| m.token).collect();
-            let expected: Vec<_> = g.moves.iter().map(|m| m.token).collect();
-            assert_eq!(tokens, expected);
-            let expected_colors: Vec<_> = g.move_colors().into_iter().map(Some).collect();
-            let got: Vec<_> = back.moves.iter().map(|m| m.color).collect();
-            assert_eq!(got, expected_colors);
-            assert_eq!(back.replay(), g.replay());
+            let got: Vec<_> = back.moves.iter().map(|m| (m.token, m.color)).collect();
+            // A pass with no move after it is not written.
+            let mut expected: Vec<_> = game
+                .iter()
+                .map(|&(mv, color)| (Token::Move(mv), Some(color)))
+                .collect();
+            while expected
+                .last()
+                .is_some_and(|m| m.0 == Token::Move(Move::Pass))
+            {
+                expected.pop();
+            }
+            assert_eq!(got, expected);
+            assert_eq!(back.replay().finish, g.replay().finish);
+            assert_eq!(back.replay().error, None);
             tested += 1;
         }
         assert!(tested > 10, "{tested}");
+        // Past an illegal move nothing is inserted: colours follow the record.
+        let mut g = GameRecord::default();
+        for name in ["f5", "f5", "d6"] {
+            g.moves
+                .push(RecordedMove::new(Move::Play(name.parse().unwrap())));
+        }
+        assert!(written(&g).ends_with("B[f5]W[f5]B[d6];)\n"));
     }
 
     #[test]
