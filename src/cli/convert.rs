@@ -49,6 +49,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     if to == Format::Wthor {
         return run_wthor(&args, &files);
     }
+    if !to.writable() {
+        bail!("{to} is read only: choose another output format");
+    }
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(BufWriter::with_capacity(
             1 << 16,

@@ -346,6 +346,17 @@ pub fn run(args: Args) -> Result<Outcome> {
                 )?;
             }
         }
+        let scored = kifu::formats::obf::scored_moves(record);
+        if !scored.is_empty() && shown.is_none() {
+            let list: Vec<String> = scored
+                .iter()
+                .map(|m| match m.score {
+                    Some(score) => format!("{} {score:+}", m.mv),
+                    None => m.mv.to_string(),
+                })
+                .collect();
+            writeln!(out, "scored moves: {}", list.join(", "))?;
+        }
         if let Some(result) = &record.result {
             if args.ply.is_none_or(|n| n >= record.moves.len()) {
                 writeln!(out, "recorded result: {result}")?;

@@ -28,15 +28,21 @@ pub enum Format {
     Jsonl,
     /// The French federation's binary database (`.wtb`).
     Wthor,
+    /// The Generic Game Format of the GGS server.
+    Ggf,
+    /// Positions: a board, the side to move, scored moves (read only).
+    Obf,
 }
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 4] = [
+    pub const ALL: [Format; 6] = [
         Format::Transcript,
+        Format::Ggf,
+        Format::Wthor,
         Format::Csv,
         Format::Jsonl,
-        Format::Wthor,
+        Format::Obf,
     ];
 
     /// The name used on the command line (`--from`, `--to`).
@@ -47,6 +53,8 @@ impl Format {
             Format::Csv => "csv",
             Format::Jsonl => "jsonl",
             Format::Wthor => "wthor",
+            Format::Ggf => "ggf",
+            Format::Obf => "obf",
         }
     }
 
@@ -57,6 +65,8 @@ impl Format {
             Format::Csv => &[],
             Format::Jsonl => &["json", "ndjson", "json-lines"],
             Format::Wthor => &["wtb", "thor"],
+            Format::Ggf => &[],
+            Format::Obf => &[],
         }
     }
 
@@ -68,6 +78,8 @@ impl Format {
             Format::Csv => "csv",
             Format::Jsonl => "jsonl",
             Format::Wthor => "wtb",
+            Format::Ggf => "ggf",
+            Format::Obf => "obf",
         }
     }
 
@@ -80,6 +92,8 @@ impl Format {
             "csv" => Some(Format::Csv),
             "jsonl" | "ndjson" | "json" => Some(Format::Jsonl),
             "wtb" => Some(Format::Wthor),
+            "ggf" => Some(Format::Ggf),
+            "obf" => Some(Format::Obf),
             _ => None,
         }
     }
@@ -89,6 +103,10 @@ impl Format {
     pub fn detect(head: &[u8]) -> Option<Format> {
         if wthor::sniff(head) {
             Some(Format::Wthor)
+        } else if ggf::sniff(head) {
+            Some(Format::Ggf)
+        } else if obf::sniff(head) {
+            Some(Format::Obf)
         } else if jsonl::sniff(head) {
             Some(Format::Jsonl)
         } else if csv::sniff(head) {
@@ -103,17 +121,26 @@ impl Format {
     pub fn reader<'a, R: BufRead + Send + 'a>(self, input: R) -> Box<dyn GameReader + 'a> {
         match self {
             Format::Wthor => Box::new(wthor::Reader::new(input, None)),
+            Format::Ggf => Box::new(ggf::Reader::new(input)),
+            Format::Obf => Box::new(obf::Reader::new(input)),
             Format::Transcript => Box::new(transcript::Reader::new(input)),
             Format::Csv => Box::new(csv::Reader::new(input)),
             Format::Jsonl => Box::new(jsonl::Reader::new(input)),
         }
     }
 
-    /// Whether games are written one after another as text (every format
-    /// but WTHOR, whose writer needs a seekable file and name files).
+    /// Whether games are written one after another as text (every
+    /// writable format but WTHOR, whose writer needs a seekable file and
+    /// name files).
     #[must_use]
     pub const fn is_text(self) -> bool {
-        !matches!(self, Format::Wthor)
+        !matches!(self, Format::Wthor | Format::Obf)
+    }
+
+    /// Whether kifu can write this format (OBF is read only).
+    #[must_use]
+    pub const fn writable(self) -> bool {
+        !matches!(self, Format::Obf)
     }
 
     /// What the format writes before the first game.
@@ -126,7 +153,7 @@ impl Format {
                 let _ = w.write_header();
                 w.into_inner().unwrap_or_default()
             }
-            Format::Transcript | Format::Jsonl | Format::Wthor => Vec::new(),
+            _ => Vec::new(),
         }
     }
 
@@ -149,16 +176,20 @@ impl Format {
                     jsonl::write_row(&row, out)?;
                 }
             }
-            Format::Wthor => {
-                return Err(std::io::Error::other(
-                    "WTHOR is written by its own writer, not as rows",
-                ))
+            Format::Wthor | Format::Obf => {
+                return Err(std::io::Error::other(format!(
+                    "{self} is not written as rows of text"
+                )))
             }
-            Format::Transcript => {
+            Format::Transcript | Format::Ggf => {
+                let write = match self {
+                    Format::Ggf => ggf::write_record,
+                    _ => transcript::write_record,
+                };
                 let mut text = String::new();
                 for row in rows {
                     text.clear();
-                    transcript::write_record(row.record, &mut text);
+                    write(row.record, &mut text);
                     out.extend_from_slice(text.as_bytes());
                 }
             }
@@ -179,6 +210,8 @@ impl Format {
             Format::Csv => csv::losses(record, out),
             Format::Jsonl => jsonl::losses(record, out),
             Format::Wthor => wthor::losses(record, out),
+            Format::Ggf => ggf::losses(record, out),
+            Format::Obf => {}
         }
     }
 }

@@ -1,0 +1,87 @@
+//! GGF, SGF, PGN and OBF through the binary, and conversions across every
+//! text format.
+
+use crate::support::{corpus, kifu};
+
+#[test]
+fn obf_position_shows_with_its_scored_moves() {
+    kifu()
+        .args(["show", "fixtures/obf/positions.obf", "--ascii"])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("start position\n"))
+        .stdout(predicates::str::contains("scored moves: "));
+}
+
+#[test]
+fn obf_is_read_only() {
+    kifu()
+        .args(["convert", "--to", "obf", "fixtures/transcripts/oracles.txt"])
+        .assert()
+        .code(2)
+        .stderr("kifu: obf is read only: choose another output format\n");
+}
+
+#[test]
+fn ggs_games_validate_and_survive_jsonl_with_evals_and_times() {
+    let Some(dir) = corpus() else { return };
+    let src = dir.join("ggf/ntest-TestGames.ggf");
+    kifu()
+        .arg("validate")
+        .arg(&src)
+        .assert()
+        .code(0)
+        .stdout("12 games read: 12 complete, 0 incomplete, 0 invalid\n");
+    let json = kifu()
+        .args(["convert", "--to", "jsonl"])
+        .arg(&src)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let back = kifu()
+        .args(["convert", "--from", "jsonl", "--to", "ggf"])
+        .write_stdin(json)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let read = |bytes: &[u8]| -> Vec<kifu::GameRecord> {
+        kifu::formats::ggf::Reader::new(bytes)
+            .map(|g| g.unwrap())
+            .collect()
+    };
+    let original = read(&std::fs::read(&src).unwrap());
+    let back = read(&back);
+    assert_eq!(back.len(), 12);
+    for (a, b) in original.iter().zip(&back) {
+        let tokens = |g: &kifu::GameRecord| g.moves.iter().map(|m| m.token).collect::<Vec<_>>();
+        assert_eq!(tokens(a), tokens(b), "game {}", a.origin.index);
+        assert_eq!(
+            a.notes, b.notes,
+            "evaluations and times, game {}",
+            a.origin.index
+        );
+        assert_eq!(a.tags, b.tags);
+        assert_eq!(a.result, b.result);
+        assert_eq!(a.start, b.start);
+    }
+}
+
+#[test]
+fn ggf_unsupported_board_size_is_an_invalid_game_with_a_caret() {
+    let Some(dir) = corpus() else { return };
+    let assert = kifu()
+        .arg("validate")
+        .arg(dir.join("ggf/nboard-test2.ggf"))
+        .assert()
+        .code(1);
+    let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(
+        out.contains(":1:90: game 1, unsupported board size 4x4\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("3 games read: 2 complete, 0 incomplete, 1 invalid\n"));
+}
