@@ -1174,12 +1174,13 @@ mod tests {
     }
 
     fn to_record(moves: &[Square]) -> GameRecord {
-        let mut r = GameRecord::default();
-        r.moves = moves
-            .iter()
-            .map(|m| RecordedMove::new(Move::Play(*m)))
-            .collect();
-        r
+        GameRecord {
+            moves: moves
+                .iter()
+                .map(|m| RecordedMove::new(Move::Play(*m)))
+                .collect(),
+            ..GameRecord::default()
+        }
     }
 
     fn squares_of(record: &GameRecord) -> Vec<Square> {

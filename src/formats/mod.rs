@@ -13,6 +13,7 @@ pub mod jsonl;
 pub mod obf;
 pub mod pgn;
 pub mod sgf;
+pub mod sheet;
 pub mod transcript;
 pub mod wthor;
 
