@@ -29,6 +29,17 @@ pub struct Args {
     #[arg(long)]
     strict: bool,
 
+    /// Under each invalid game, the best repairs (--suggest=N: the N best;
+    /// default 3), edited moves in brackets.
+    #[arg(
+        long,
+        value_name = "N",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "3"
+    )]
+    suggest: Option<usize>,
+
     #[command(flatten)]
     batch: BatchArgs,
 }
@@ -38,6 +49,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let strict = args.strict;
+    let suggest = args.suggest;
     let totals = run_inputs(
         &files,
         &args.batch,
@@ -65,6 +77,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                             slice.bytes.extend_from_slice(
                                 diagnostic::render(name, record, error).as_bytes(),
                             );
+                            if let Some(n) = suggest {
+                                slice.bytes.extend_from_slice(
+                                    super::repair::suggestions(record, error, n).as_bytes(),
+                                );
+                            }
                         }
                     }
                 }
