@@ -1322,52 +1322,67 @@ mod tests {
     fn run_experiment(games: usize, seed: u64) -> Vec<(Slip, Tally)> {
         let mut rng = Rng::new(seed);
         let originals: Vec<Vec<Square>> = (0..games).map(|_| random_game(&mut rng)).collect();
+        experiment(&originals, &mut rng)
+    }
+
+    /// One slip of each kind in each game; tallies what the search made
+    /// of it.
+    fn experiment(originals: &[Vec<Square>], rng: &mut Rng) -> Vec<(Slip, Tally)> {
         SLIPS
             .iter()
             .map(|&kind| {
                 let mut t = Tally::default();
-                for game in &originals {
+                for game in originals {
                     t.games += 1;
-                    let bad = to_record(&corrupt(game, kind, &mut rng));
+                    let bad = to_record(&corrupt(game, kind, rng));
                     if bad.replay().error.is_none() {
                         t.undetectable += 1;
                         continue;
                     }
                     let found = suggest(&bad, 3);
+                    for s in &found {
+                        // What a suggestion claims is what its record does.
+                        let report = s.record.replay();
+                        assert_eq!(report.error.is_none(), s.reaches_end, "{:?}", s.edits);
+                        if s.reaches_end {
+                            assert_eq!(report.status(), s.status);
+                        }
+                    }
                     let top_original = found
                         .first()
                         .is_some_and(|s| s.reaches_end && squares_of(&s.record) == *game);
                     let unique = is_unique(&found);
                     match (found.first(), top_original, unique) {
                         (_, true, true) => t.unique_original += 1,
-                        (_, true, false) => {
-                            t.tied_original += 1;
-                            if std::env::var("KIFU_DEBUG").is_ok() {
-                                eprintln!("{kind:?} tied:");
-                                for s in &found {
-                                    eprintln!("   {:?} {}", s.rank, edits(s).join("; "));
-                                }
-                            }
-                        }
+                        (_, true, false) => t.tied_original += 1,
                         (Some(s), false, _) if !s.reaches_end => t.unrepairable += 1,
                         (None, _, _) => t.unrepairable += 1,
                         (_, false, true) => t.wrong += 1,
-                        (_, false, false) => {
-                            t.ambiguous += 1;
-                            if std::env::var("KIFU_DEBUG").is_ok() {
-                                let orig: Vec<String> =
-                                    game.iter().map(|m| m.to_string()).collect();
-                                eprintln!("{kind:?} ambiguous: {}", orig.join(""));
-                                for s in &found {
-                                    eprintln!("   {:?} {}", s.rank, edits(s).join("; "));
-                                }
-                            }
-                        }
+                        (_, false, false) => t.ambiguous += 1,
                     }
                 }
                 (kind, t)
             })
             .collect()
+    }
+
+    /// Real games: the complete games of a WTHOR file of the shared corpus
+    /// (stored with f5 first), when the corpus is there.
+    fn corpus_games(limit: usize) -> Option<Vec<Vec<Square>>> {
+        let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
+            || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+            std::path::PathBuf::from,
+        );
+        let file = std::fs::File::open(dir.join("wthor/WTH_2004.wtb")).ok()?;
+        let reader = crate::formats::wthor::Reader::new(std::io::BufReader::new(file), None);
+        Some(
+            reader
+                .filter_map(Result::ok)
+                .filter(|g| g.replay().status() == Status::Complete)
+                .map(|g| squares_of(&g))
+                .take(limit)
+                .collect(),
+        )
     }
 
     fn percent(part: usize, whole: usize) -> f64 {
@@ -1404,17 +1419,25 @@ mod tests {
     #[test]
     #[ignore = "slow: the full experiment behind the README's table"]
     fn generated_errors_table() {
-        let results = run_experiment(
-            std::env::var("KIFU_GAMES")
-                .ok()
-                .and_then(|g| g.parse().ok())
-                .unwrap_or(2000),
-            7,
-        );
-        println!("{}", table(&results));
+        let games = std::env::var("KIFU_GAMES")
+            .ok()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(2000);
+        println!("random games:\n{}", table(&run_experiment(games, 7)));
+        match corpus_games(games) {
+            Some(real) => {
+                let mut rng = Rng::new(7);
+                println!(
+                    "WTH_2004.wtb, first {} complete games:\n{}",
+                    real.len(),
+                    table(&experiment(&real, &mut rng))
+                );
+            }
+            None => println!("note: corpus not found; no real games (set KIFU_CORPUS)"),
+        }
     }
 
-    /// A 60-move game (fixtures/transcripts/example.txt, game 2).
+    /// A 59-move game (fixtures/transcripts/example.txt, game 2).
     const GAME: &str = "f5f4c3g6f3c5d6f2b5c4g3a6f6c2e3g4b3g7d3h4b1c7e7d2b8e6a5e2f7d7b4b2f8d8e1b7h2b6h5a4h7d1a3h6e8f1a7g8h8g2g5c6a2a8h3a1c8g1c1";
 
     fn game_moves() -> Vec<String> {

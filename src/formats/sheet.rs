@@ -1257,6 +1257,33 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any text made of sheet-like pieces reads without a panic, and
+        /// every move's span points at its own number.
+        #[test]
+        fn any_sheet_like_text_reads_with_spans_on_the_numbers(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    " ", "  ", "\t", "\n", "\n\n", "1", "7", "12", "60", "61", "0", "-", "X", "O",
+                    "*", "●", "a b c d e f g h", "Black: x", "# c", "ab", "\r\n",
+                ]),
+                0..300,
+            )
+        ) {
+            let text: String = pieces.concat();
+            for game in Reader::new(text.as_bytes()) {
+                let game = game.expect("reading a string cannot fail");
+                proptest::prop_assert_eq!(game.spans.len(), game.moves.len());
+                for (i, span) in game.spans.iter().enumerate() {
+                    let start = span.byte as usize;
+                    let at = text.get(start..start + span.len as usize);
+                    let number = at.and_then(|t| t.parse::<usize>().ok());
+                    proptest::prop_assert_eq!(number, Some(i + 1));
+                }
+            }
+        }
+    }
+
     #[test]
     fn losses_name_what_a_sheet_cannot_hold() {
         let mut lost = Vec::new();
