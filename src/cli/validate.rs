@@ -17,6 +17,7 @@ use super::{diagnostic, Outcome};
 /// Examples:
 ///   kifu validate games.txt
 ///   kifu validate --strict a.txt b.txt
+///   kifu validate --suggest games.txt
 ///   cat games.txt | kifu validate
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
