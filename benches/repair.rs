@@ -8,8 +8,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use kifu::formats::transcript::{parse_line, LineContext};
 use kifu::repair::{suggest, suggest_with, Options};
 
-/// fixtures/transcripts/example.txt, game 2 (60 moves), with one slip.
-const GAME: &str = "f5f4c3g6f3c5d6f2b5c4g3a6f6c2e3g4b3g7d3h4b1c7e7d2b8e6a5e2f7d7b4b2f8d8e1b7h2b6h5a4h7d1a3h6e8f1a7g8h8g2g5c6a2a8h3a1c8g1c1";
+/// fixtures/transcripts/example.txt, game 1 (60 moves).
+const GAME: &str = "c4e3f5c5b5d6e6c6e7c3b4a5b2f7a4c2d3b3e2f4g7f2a2e1f1g5a3c7d7b6g3h4h5f8f3g1c8b8c1d2d1h7h2h3a6h1g8a1g6h8e8b7a7g4b1h6a8d8g2f6";
 
 fn with_slip(index: usize, square: &str) -> kifu::GameRecord {
     let mut text = GAME.to_owned();
@@ -23,18 +23,18 @@ fn with_slip(index: usize, square: &str) -> kifu::GameRecord {
 }
 
 fn bench(c: &mut Criterion) {
-    // Move 11 written g2 for g3: legal, the record fails at move 15.
-    let early = with_slip(10, "g2");
-    // Move 45 written b2 for e8: square occupied, late in the game.
-    let late = with_slip(44, "b2");
-    // Two slips: the search needs a second edit.
-    let mut two = with_slip(22, "d8");
-    two.moves[44] = with_slip(44, "b2").moves[44];
+    // Move 14 written f8 for f7: legal, the record fails at move 21.
+    let early = with_slip(13, "f8");
+    // Move 45 written b6 for a6: square occupied, late in the game.
+    let late = with_slip(44, "b6");
+    // Both: the search needs a second edit.
+    let mut two = with_slip(13, "f8");
+    two.moves[44] = late.moves[44];
     assert_eq!(suggest(&early, 3)[0].record.move_string(), GAME);
     assert_eq!(suggest(&late, 3)[0].record.move_string(), GAME);
     assert_eq!(suggest(&two, 3)[0].record.move_string(), GAME);
     let mut group = c.benchmark_group("repair");
-    group.bench_function("60 moves, slip at move 11", |b| {
+    group.bench_function("60 moves, slip at move 14 found at 21", |b| {
         b.iter(|| suggest(black_box(&early), 3))
     });
     group.bench_function("60 moves, slip at move 45", |b| {
