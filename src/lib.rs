@@ -33,6 +33,7 @@ pub mod formats;
 mod game;
 mod record;
 pub mod render;
+pub mod repair;
 mod square;
 pub mod table;
 

@@ -2,6 +2,7 @@
 
 mod cli_convert;
 mod cli_formats;
+mod cli_repair;
 mod cli_show;
 mod cli_validate;
 mod cli_wthor;

@@ -8,6 +8,7 @@ mod convert;
 mod diagnostic;
 mod input;
 mod progress;
+mod repair;
 mod run;
 mod score;
 mod show;
@@ -30,6 +31,7 @@ enum Command {
     Validate(validate::Args),
     Score(score::Args),
     Convert(convert::Args),
+    Repair(repair::Args),
     /// Print a shell completion script.
     ///
     /// Shells: bash, zsh, fish, elvish, powershell.
@@ -137,6 +139,7 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Score(args) => score::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Repair(args) => repair::run(args),
         Command::Completions { shell } => completions(shell),
         Command::Man => man_page(),
     };

@@ -20,6 +20,7 @@ use super::{diagnostic, ColorWhen, Outcome};
 /// Examples:
 ///   kifu validate games.txt
 ///   kifu validate --strict a.txt b.txt
+///   kifu validate --suggest games.txt
 ///   cat games.txt | kifu validate --format json
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
@@ -31,6 +32,17 @@ pub struct Args {
     /// Also fail games whose record stops before the game is over.
     #[arg(long)]
     strict: bool,
+
+    /// Under each invalid game, the best repairs (--suggest=N: the N best;
+    /// default 3), edited moves in brackets.
+    #[arg(
+        long,
+        value_name = "N",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "3"
+    )]
+    suggest: Option<usize>,
 
     /// Report as text with source snippets, or as JSON Lines for tools.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
@@ -126,6 +138,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let strict = args.strict;
     let json = args.format == ReportFormat::Json;
     let color = !json && args.color.enabled();
+    let suggest = args.suggest;
     let totals = run_inputs(
         &files,
         &args.batch,
@@ -138,7 +151,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                             + "\n"
                     }
                     (Status::Invalid, Some(error)) => {
-                        diagnostic::render(name, record, error, color)
+                        let mut text = diagnostic::render(name, record, error, color);
+                        if let Some(n) = suggest {
+                            text.push_str(&super::repair::suggestions(record, error, n));
+                        }
+                        text
                     }
                     _ => continue,
                 };

@@ -14,6 +14,7 @@ pub mod lines;
 pub mod obf;
 pub mod pgn;
 pub mod sgf;
+pub mod sheet;
 pub mod transcript;
 pub mod wthor;
 
