@@ -45,14 +45,22 @@ fn formats(c: &mut Criterion) {
         .collect();
     let text = repeat_to(&moves, 8 << 20);
     let ggs = std::fs::read_to_string(dir.join("ggf/ntest-TestGames.ggf")).expect("GGS games");
-    let ggs_lines: Vec<String> = ggs.lines().filter(|l| !l.trim().is_empty()).map(str::to_owned).collect();
+    let ggs_lines: Vec<String> = ggs
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
     let ggf_text = repeat_to(&ggs_lines, 8 << 20);
 
     let mut group = c.benchmark_group("parse+replay");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_function("transcript", |b| {
-        b.iter(|| black_box(parse_and_replay(transcript::Reader::new(black_box(&text[..])))));
+        b.iter(|| {
+            black_box(parse_and_replay(transcript::Reader::new(black_box(
+                &text[..],
+            ))))
+        });
     });
     group.throughput(Throughput::Bytes(ggf_text.len() as u64));
     group.bench_function("ggf", |b| {

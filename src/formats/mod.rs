@@ -33,16 +33,19 @@ pub enum Format {
     Ggf,
     /// Positions: a board, the side to move, scored moves (read only).
     Obf,
+    /// A 2-D score sheet: move numbers in an 8×8 grid.
+    Sheet,
 }
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Transcript,
         Format::Ggf,
         Format::Wthor,
         Format::Csv,
         Format::Jsonl,
+        Format::Sheet,
         Format::Obf,
     ];
 
@@ -56,6 +59,7 @@ impl Format {
             Format::Wthor => "wthor",
             Format::Ggf => "ggf",
             Format::Obf => "obf",
+            Format::Sheet => "sheet",
         }
     }
 
@@ -68,6 +72,7 @@ impl Format {
             Format::Wthor => &["wtb", "thor"],
             Format::Ggf => &[],
             Format::Obf => &[],
+            Format::Sheet => &["score-sheet"],
         }
     }
 
@@ -81,6 +86,7 @@ impl Format {
             Format::Wthor => "wtb",
             Format::Ggf => "ggf",
             Format::Obf => "obf",
+            Format::Sheet => "sheet",
         }
     }
 
@@ -95,6 +101,7 @@ impl Format {
             "wtb" => Some(Format::Wthor),
             "ggf" => Some(Format::Ggf),
             "obf" => Some(Format::Obf),
+            "sheet" => Some(Format::Sheet),
             _ => None,
         }
     }
@@ -108,6 +115,8 @@ impl Format {
             Some(Format::Ggf)
         } else if obf::sniff(head) {
             Some(Format::Obf)
+        } else if sheet::sniff(head) {
+            Some(Format::Sheet)
         } else if jsonl::sniff(head) {
             Some(Format::Jsonl)
         } else if csv::sniff(head) {
@@ -124,6 +133,7 @@ impl Format {
             Format::Wthor => Box::new(wthor::Reader::new(input, None)),
             Format::Ggf => Box::new(ggf::Reader::new(input)),
             Format::Obf => Box::new(obf::Reader::new(input)),
+            Format::Sheet => Box::new(sheet::Reader::new(input)),
             Format::Transcript => Box::new(transcript::Reader::new(input)),
             Format::Csv => Box::new(csv::Reader::new(input)),
             Format::Jsonl => Box::new(jsonl::Reader::new(input)),
@@ -182,9 +192,10 @@ impl Format {
                     "{self} is not written as rows of text"
                 )))
             }
-            Format::Transcript | Format::Ggf => {
+            Format::Transcript | Format::Ggf | Format::Sheet => {
                 let write = match self {
                     Format::Ggf => ggf::write_record,
+                    Format::Sheet => sheet::write_record,
                     _ => transcript::write_record,
                 };
                 let mut text = String::new();
@@ -212,6 +223,7 @@ impl Format {
             Format::Jsonl => jsonl::losses(record, out),
             Format::Wthor => wthor::losses(record, out),
             Format::Ggf => ggf::losses(record, out),
+            Format::Sheet => sheet::losses(record, out),
             Format::Obf => {}
         }
     }
