@@ -66,7 +66,7 @@ fn capitalised(color: Color) -> &'static str {
 
 /// A move of a record that breaks the rules, with where it stands.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("move {number} ({color}) {token}: {kind}")]
+#[error("move {number} ({color}) {}: {kind}", token.escape_debug())]
 pub struct ReplayError {
     /// 1-based number of the move token as written (explicit passes count).
     pub number: usize,

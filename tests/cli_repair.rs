@@ -87,7 +87,7 @@ fn repair_max_edits_1_leaves_two_slips() {
         .stdout(two)
         .stderr(
             "kifu: -:1:45: game 1: left as is: no repair of one edit plays the record to its end (the closest, move 23: d8 -> e7 (neighbouring square), stops at move 59 of 59)
-kifu: 1 games read: 0 already valid, 0 repaired, 0 ambiguous, 1 not repaired; 1 written
+kifu: 1 game read: 0 already valid, 0 repaired, 0 ambiguous, 1 not repaired; 1 written
 ",
         );
     kifu()
@@ -97,7 +97,7 @@ kifu: 1 games read: 0 already valid, 0 repaired, 0 ambiguous, 1 not repaired; 1 
         .code(0)
         .stderr(
             "kifu: -:1:45: game 1: repaired: move 23: d8 -> e7 (neighbouring square); move 59: b2 -> c1 (neighbouring square)
-kifu: 1 games read: 0 already valid, 1 repaired, 0 ambiguous, 0 not repaired; 1 written
+kifu: 1 game read: 0 already valid, 1 repaired, 0 ambiguous, 0 not repaired; 1 written
 ",
         );
 }

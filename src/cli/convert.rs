@@ -203,11 +203,8 @@ pub fn report_losses(to: Format, totals: &Totals) {
 pub fn summary(totals: &Totals) -> String {
     let t = &totals.tally;
     format!(
-        "kifu: {} games read: {} complete, {} incomplete, {} invalid; {} written, {} left out",
-        t.read,
-        t.complete,
-        t.incomplete,
-        t.invalid,
+        "kifu: {}; {} written, {} left out",
+        super::run::tally_line(t),
         totals.written,
         t.read - totals.written.min(t.read)
     )

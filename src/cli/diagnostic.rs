@@ -91,7 +91,15 @@ fn snippet(name: &str, record: &GameRecord, error: &GameError, color: bool) -> O
         }
         GameError::Parse(p) => (p.pos.line, p.pos.column, p.len),
     };
-    let text = record.origin.line_text(line)?;
+    // Control characters have no width on a terminal: show them as `?`
+    // so that the caret still has something to point at.
+    let shown: String = record
+        .origin
+        .line_text(line)?
+        .chars()
+        .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
+        .collect();
+    let text = shown.as_str();
     let start = text
         .char_indices()
         .nth(column.checked_sub(1)? as usize)

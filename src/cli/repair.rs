@@ -181,8 +181,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     let left =
         counts.ambiguous.load(Ordering::Relaxed) + counts.unrepairable.load(Ordering::Relaxed);
     eprintln!(
-        "kifu: {} games read: {} already valid, {} repaired, {} ambiguous, {} not repaired; {} written",
-        totals.tally.read,
+        "kifu: {} read: {} already valid, {} repaired, {} ambiguous, {} not repaired; {} written",
+        super::run::games(totals.tally.read),
         counts.valid.load(Ordering::Relaxed),
         counts.repaired.load(Ordering::Relaxed),
         counts.ambiguous.load(Ordering::Relaxed),

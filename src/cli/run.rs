@@ -63,6 +63,26 @@ impl SliceOut {
     }
 }
 
+/// `1 game` or `N games`.
+pub fn games(n: u64) -> String {
+    if n == 1 {
+        "1 game".to_owned()
+    } else {
+        format!("{n} games")
+    }
+}
+
+/// `N games read: a complete, b incomplete, c invalid`.
+pub fn tally_line(t: &Tally) -> String {
+    format!(
+        "{} read: {} complete, {} incomplete, {} invalid",
+        games(t.read),
+        t.complete,
+        t.incomplete,
+        t.invalid
+    )
+}
+
 /// The whole run's counts.
 #[derive(Default)]
 pub struct Totals {

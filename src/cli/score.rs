@@ -176,9 +176,6 @@ pub fn run(args: Args) -> Result<Outcome> {
     )?;
     out.flush()?;
     let t = &totals.tally;
-    eprintln!(
-        "kifu: {} games read: {} complete, {} incomplete, {} invalid",
-        t.read, t.complete, t.incomplete, t.invalid
-    );
+    eprintln!("kifu: {}", super::run::tally_line(t));
     Ok(totals.outcome())
 }

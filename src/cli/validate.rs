@@ -165,10 +165,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         |slice| out.write_all(&slice.bytes),
     )?;
     let t = &totals.tally;
-    let summary = format!(
-        "{} games read: {} complete, {} incomplete, {} invalid",
-        t.read, t.complete, t.incomplete, t.invalid
-    );
+    let summary = super::run::tally_line(t);
     if json {
         out.flush()?;
         eprintln!("kifu: {summary}");
