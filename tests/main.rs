@@ -1,5 +1,6 @@
 //! The integration tests, in one binary.
 
+mod bad_input;
 mod cli_convert;
 mod cli_formats;
 mod cli_repair;

@@ -57,7 +57,11 @@ pub fn headline(record: &GameRecord, error: &GameError) -> String {
 pub fn location(name: &str, record: &GameRecord, error: &GameError) -> String {
     match error.source_pos(record) {
         Some(pos) if pos.line > 0 => format!("{name}:{}:{}", pos.line, pos.column),
-        _ => format!("{name}: record {}", record.origin.index),
+        Some(pos) => format!("{name}: record {}, byte {}", record.origin.index, pos.byte),
+        None => match record.origin.line {
+            Some(line) => format!("{name}:{line}"),
+            None => format!("{name}: record {}", record.origin.index),
+        },
     }
 }
 

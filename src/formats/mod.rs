@@ -269,9 +269,10 @@ impl fmt::Display for SourcePos {
     }
 }
 
-/// A syntax error at a place in the input.
-#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("{pos}: {message}")]
+/// A syntax error at a place in the input. It displays as
+/// `line:column: message` in text; a binary format's message names its own
+/// record and byte.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ParseError {
     /// Where.
     pub pos: SourcePos,
@@ -280,6 +281,18 @@ pub struct ParseError {
     /// Length in bytes of the offending text (for a caret).
     pub len: u32,
 }
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pos.line > 0 {
+            write!(f, "{}: {}", self.pos, self.message)
+        } else {
+            f.write_str(&self.message)
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
 
 /// A failure that stops reading an input altogether.
 #[derive(Debug, thiserror::Error)]
