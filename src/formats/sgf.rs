@@ -333,10 +333,7 @@ impl<R: BufRead> Reader<R> {
         let mut escape = false;
         let mut blank_line = false;
         let mut candidate: Option<Candidate> = None;
-        loop {
-            let Some(next) = self.src.peek()? else {
-                break;
-            };
+        while let Some(next) = self.src.peek()? {
             if next == b'(' && candidate.is_none() && (!in_value || (!escape && blank_line)) {
                 candidate = Some(Candidate {
                     mark: self.src.mark(),
@@ -476,8 +473,15 @@ fn parse_frame(frame: &Frame, index: u64) -> GameRecord {
     let text = frame.prefix.as_ref().map(|prefix| {
         let room = TEXT_CAP.saturating_sub(prefix.len());
         let mut bytes = prefix.clone();
-        bytes.extend_from_slice(frame.text.get(..room.min(frame.text.len())).unwrap_or_default());
-        String::from_utf8_lossy(&bytes).into_owned().into_boxed_str()
+        bytes.extend_from_slice(
+            frame
+                .text
+                .get(..room.min(frame.text.len()))
+                .unwrap_or_default(),
+        );
+        String::from_utf8_lossy(&bytes)
+            .into_owned()
+            .into_boxed_str()
     });
     rec.origin = Origin {
         index,
@@ -588,7 +592,13 @@ fn is_latin1(charset: &[u8]) -> bool {
     let name = String::from_utf8_lossy(charset).trim().to_ascii_lowercase();
     matches!(
         name.as_str(),
-        "iso-8859-1" | "iso8859-1" | "iso_8859-1" | "latin1" | "latin-1" | "windows-1252" | "cp1252"
+        "iso-8859-1"
+            | "iso8859-1"
+            | "iso_8859-1"
+            | "latin1"
+            | "latin-1"
+            | "windows-1252"
+            | "cp1252"
     )
 }
 
@@ -611,7 +621,10 @@ fn points(text: &str) -> Option<Vec<Square>> {
     };
     let from = Square::from_ascii(from.as_bytes())?;
     let to = Square::from_ascii(to.as_bytes())?;
-    let (c0, c1) = (from.column().min(to.column()), from.column().max(to.column()));
+    let (c0, c1) = (
+        from.column().min(to.column()),
+        from.column().max(to.column()),
+    );
     let (r0, r1) = (from.row().min(to.row()), from.row().max(to.row()));
     let mut squares = Vec::new();
     for r in r0..=r1 {
@@ -683,7 +696,11 @@ impl Parser<'_> {
     fn fail_end(&mut self, at: usize, len: usize, message: &str) -> Stop {
         if self.overflow {
             let end = self.text.len();
-            self.fail(end, 1, format!("game exceeds {GAME_CAP} bytes; the rest is skipped"))
+            self.fail(
+                end,
+                1,
+                format!("game exceeds {GAME_CAP} bytes; the rest is skipped"),
+            )
         } else {
             self.fail(at, len, message.to_owned())
         }
@@ -710,7 +727,11 @@ impl Parser<'_> {
                 Some(b')') => {
                     self.i += 1;
                     depth -= 1;
-                    return if depth == 0 { Ok(()) } else { self.close(depth) };
+                    return if depth == 0 {
+                        Ok(())
+                    } else {
+                        self.close(depth)
+                    };
                 }
                 None => {
                     let end = self.text.len();
@@ -754,7 +775,11 @@ impl Parser<'_> {
                 }
                 Some(c) => {
                     let at = self.i;
-                    return Err(self.fail(at, 1, format!("unexpected {} after a variation", show(c))));
+                    return Err(self.fail(
+                        at,
+                        1,
+                        format!("unexpected {} after a variation", show(c)),
+                    ));
                 }
             }
         }
@@ -892,7 +917,8 @@ impl Parser<'_> {
                 "GM" => {
                     let text = self.text_of(v);
                     if text.trim() != "2" {
-                        let message = format!("game type GM[{}] is not Othello (GM[2])", text.trim());
+                        let message =
+                            format!("game type GM[{}] is not Othello (GM[2])", text.trim());
                         return Err(self.fail_value(v, message));
                     }
                 }
@@ -924,7 +950,11 @@ impl Parser<'_> {
                         ));
                     }
                     moved = true;
-                    let color = if p.id == "B" { Color::Black } else { Color::White };
+                    let color = if p.id == "B" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
                     self.play(p, color)?;
                 }
                 "PB" | "PW" | "EV" | "DT" | "PC" | "RO" | "BR" | "WR" | "RE" => self.info(p, first),
@@ -942,7 +972,10 @@ impl Parser<'_> {
 
     fn setup(&mut self, p: &Prop) -> Step {
         if self.started {
-            let message = format!("setup property {} after the first move is not supported", p.id);
+            let message = format!(
+                "setup property {} after the first move is not supported",
+                p.id
+            );
             return Err(self.fail(p.at, p.len, message));
         }
         if p.id == "PL" {
@@ -959,7 +992,8 @@ impl Parser<'_> {
         }
         let standard = (Board::START.black().0, Board::START.white().0);
         let (mut black, mut white) =
-            self.setup.unwrap_or(if p.id == "AE" { standard } else { (0, 0) });
+            self.setup
+                .unwrap_or(if p.id == "AE" { standard } else { (0, 0) });
         for v in &p.values {
             let text = self.text_of(v);
             let Some(squares) = points(&text) else {
@@ -1101,7 +1135,9 @@ fn push_value(out: &mut String, value: &str) {
 
 /// Property names the writer produces itself; extras so named are left
 /// out.
-const STRUCTURAL: [&str; 11] = ["B", "W", "AB", "AW", "AE", "PL", "GM", "FF", "SZ", "CA", "AP"];
+const STRUCTURAL: [&str; 11] = [
+    "B", "W", "AB", "AW", "AE", "PL", "GM", "FF", "SZ", "CA", "AP",
+];
 
 /// The SGF identifier for a tag name: its letters, upper-cased.
 fn sgf_ident(name: &str) -> String {
@@ -1144,9 +1180,7 @@ fn result_text(result: &RecordedResult) -> String {
                 Some(b) => margin_text(2.0 * f64::from(b) - 64.0),
                 None => winner_only(result.winner(), ""),
             },
-            ResultValue::RawMargin(_) | ResultValue::Winner(_) => {
-                winner_only(result.winner(), "")
-            }
+            ResultValue::RawMargin(_) | ResultValue::Winner(_) => winner_only(result.winner(), ""),
         },
     }
 }
@@ -1388,17 +1422,28 @@ mod tests {
         assert_eq!(g.defect, None);
         assert_eq!(g.tags.site.as_deref(), Some("Edax"));
         assert_eq!(g.tags.date.as_deref(), Some("2026-10-07"));
-        assert_eq!((g.tags.black.as_deref(), g.tags.white.as_deref()), (None, None));
+        assert_eq!(
+            (g.tags.black.as_deref(), g.tags.white.as_deref()),
+            (None, None)
+        );
         assert!(g.tags.extra.is_empty());
         assert_eq!(
-            (g.spans[0].line, g.spans[0].column, g.spans[0].byte, g.spans[0].len),
+            (
+                g.spans[0].line,
+                g.spans[0].column,
+                g.spans[0].byte,
+                g.spans[0].len
+            ),
             (6, 3, 103, 2)
         );
         assert_eq!(g.origin.line_text(7), Some("B[c3];W[d3];"));
         let report = g.replay();
         assert_eq!(report.status(), Status::Incomplete);
         assert_eq!(
-            (report.finish.score.black_discs, report.finish.score.white_discs),
+            (
+                report.finish.score.black_discs,
+                report.finish.score.white_discs
+            ),
             (6, 3)
         );
         let back = one(&written(g));
@@ -1414,7 +1459,10 @@ mod tests {
         assert_eq!(g.moves[60].color, Some(Color::Black));
         assert_eq!(g.tags.black.as_deref(), Some("Edax (level 10)"));
         assert_eq!(g.tags.white.as_deref(), Some("Human"));
-        assert_eq!(g.result, Some(RecordedResult::new(ResultValue::Margin(-6.0))));
+        assert_eq!(
+            g.result,
+            Some(RecordedResult::new(ResultValue::Margin(-6.0)))
+        );
         let report = g.replay();
         assert_eq!(report.error, None);
         let score = report.final_score().unwrap();
@@ -1436,7 +1484,10 @@ mod tests {
         let report = g.replay();
         assert_eq!(report.error, None);
         let score = report.final_score().unwrap();
-        assert_eq!((score.black_discs, score.white_discs, score.black_score), (35, 28, 36));
+        assert_eq!(
+            (score.black_discs, score.white_discs, score.black_score),
+            (35, 28, 36)
+        );
         assert!(g.result.unwrap().agrees_with(&score));
     }
 
@@ -1463,10 +1514,19 @@ mod tests {
 
         let g = &games[1];
         assert_eq!(g.start.side_to_move(), Color::White);
-        let black: Vec<String> = g.start.board().black().into_iter().map(|s| s.to_string()).collect();
+        let black: Vec<String> = g
+            .start
+            .board()
+            .black()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(black, ["e4", "d5", "e5", "f5"]);
         assert_eq!(g.start.board().white().count(), 1);
-        assert_eq!((tokens(g), colors(g)), ("d6 c3".to_owned(), "WB".to_owned()));
+        assert_eq!(
+            (tokens(g), colors(g)),
+            ("d6 c3".to_owned(), "WB".to_owned())
+        );
         assert_eq!(g.result, None);
         assert_eq!(g.replay().error, None);
         assert_eq!(g.origin.line, Some(10));
@@ -1474,7 +1534,10 @@ mod tests {
         let g = &games[2];
         assert_eq!(g.tags.black.as_deref(), Some("Old Style"));
         assert_eq!(g.tags.white.as_deref(), Some("Élodie"));
-        assert_eq!((tokens(g), colors(g)), ("f5 f6 e6 f4".to_owned(), "BWBW".to_owned()));
+        assert_eq!(
+            (tokens(g), colors(g)),
+            ("f5 f6 e6 f4".to_owned(), "BWBW".to_owned())
+        );
     }
 
     #[test]
@@ -1500,11 +1563,16 @@ mod tests {
             ("f5 d6", "8:30 unexpected ']' in a node"),
             ("f5 d6 c3", "10:1 missing ')' at the end of the game"),
         ];
-        let want: Vec<(String, String)> =
-            want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
         assert_eq!(got, want);
         assert_eq!(games[2].tags.black.as_deref(), Some("Fine"));
-        assert_eq!(games[1].origin.line_text(2), Some("(;GM[2]FF[4]SZ[8]PB[Unclosed value"));
+        assert_eq!(
+            games[1].origin.line_text(2),
+            Some("(;GM[2]FF[4]SZ[8]PB[Unclosed value")
+        );
         let indexes: Vec<u64> = games.iter().map(|g| g.origin.index).collect();
         assert_eq!(indexes, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
     }
@@ -1540,7 +1608,10 @@ mod tests {
     #[test]
     fn lower_case_and_long_identifiers() {
         let g = one("(;gm[2]sz[8]pb[x];b[f5];w[d6])");
-        assert_eq!((tokens(&g), colors(&g)), ("f5 d6".to_owned(), "BW".to_owned()));
+        assert_eq!(
+            (tokens(&g), colors(&g)),
+            ("f5 d6".to_owned(), "BW".to_owned())
+        );
         assert_eq!(g.tags.black.as_deref(), Some("x"));
         let g = one("(;GaMe[2]SiZe[8]PlayerBlack[y];Black[f5];White[d6])");
         assert_eq!(g.tags.black.as_deref(), Some("y"));
@@ -1549,10 +1620,24 @@ mod tests {
 
     #[test]
     fn game_type_and_size() {
-        assert_eq!(defect(&one("(;GM[1];B[f5])")).0, "game type GM[1] is not Othello (GM[2])");
-        assert_eq!(defect(&one("(;SZ[10];B[f5])")).0, "unsupported board size 10");
-        assert_eq!(defect(&one("(;SZ[8:6];B[f5])")).0, "unsupported board size 8:6");
-        for ok in ["(;SZ[8:8];B[f5])", "(;SZ[ 8 ];B[f5])", "(;B[f5])", "(;FF[3]GM[2];B[f5])"] {
+        assert_eq!(
+            defect(&one("(;GM[1];B[f5])")).0,
+            "game type GM[1] is not Othello (GM[2])"
+        );
+        assert_eq!(
+            defect(&one("(;SZ[10];B[f5])")).0,
+            "unsupported board size 10"
+        );
+        assert_eq!(
+            defect(&one("(;SZ[8:6];B[f5])")).0,
+            "unsupported board size 8:6"
+        );
+        for ok in [
+            "(;SZ[8:8];B[f5])",
+            "(;SZ[ 8 ];B[f5])",
+            "(;B[f5])",
+            "(;FF[3]GM[2];B[f5])",
+        ] {
             let g = one(ok);
             assert_eq!((tokens(&g), g.defect), ("f5".to_owned(), None), "{ok}");
         }
@@ -1561,7 +1646,13 @@ mod tests {
     #[test]
     fn setup_with_rectangles_and_erasures() {
         let g = one("(;GM[2]AB[a1:b2]AW[h8]AE[b2]PL[W])");
-        let black: Vec<String> = g.start.board().black().into_iter().map(|s| s.to_string()).collect();
+        let black: Vec<String> = g
+            .start
+            .board()
+            .black()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(black, ["a1", "b1", "a2"]);
         assert_eq!(g.start.board().white().count(), 1);
         assert_eq!(g.start.side_to_move(), Color::White);
@@ -1582,7 +1673,14 @@ mod tests {
     #[test]
     fn setup_after_the_first_move_is_a_defect() {
         let g = one("(;GM[2];B[f5];AB[a1];W[d6])");
-        assert_eq!(defect(&g), ("setup property AB after the first move is not supported".to_owned(), 1, 15));
+        assert_eq!(
+            defect(&g),
+            (
+                "setup property AB after the first move is not supported".to_owned(),
+                1,
+                15
+            )
+        );
         assert_eq!(tokens(&g), "f5");
     }
 
@@ -1603,10 +1701,22 @@ mod tests {
         assert_eq!(re("0"), plain(ResultValue::Margin(0.0)));
         assert_eq!(re("Draw"), plain(ResultValue::Margin(0.0)));
         assert_eq!(re("B+"), plain(ResultValue::Winner(Winner::Black)));
-        assert_eq!(re("B+R"), kind(ResultValue::Winner(Winner::Black), ResultKind::Resigned));
-        assert_eq!(re("W+Resign"), kind(ResultValue::Winner(Winner::White), ResultKind::Resigned));
-        assert_eq!(re("W+T"), kind(ResultValue::Winner(Winner::White), ResultKind::Time));
-        assert_eq!(re("B+Time"), kind(ResultValue::Winner(Winner::Black), ResultKind::Time));
+        assert_eq!(
+            re("B+R"),
+            kind(ResultValue::Winner(Winner::Black), ResultKind::Resigned)
+        );
+        assert_eq!(
+            re("W+Resign"),
+            kind(ResultValue::Winner(Winner::White), ResultKind::Resigned)
+        );
+        assert_eq!(
+            re("W+T"),
+            kind(ResultValue::Winner(Winner::White), ResultKind::Time)
+        );
+        assert_eq!(
+            re("B+Time"),
+            kind(ResultValue::Winner(Winner::Black), ResultKind::Time)
+        );
         for none in ["Void", "?", "", "void"] {
             assert_eq!(re(none), None, "{none}");
         }
@@ -1626,9 +1736,15 @@ mod tests {
         // Values in skipped variations may hold parentheses.
         let games = read("(;GM[2];B[f5](;W[d6])(;W[f6]C[a ) b ( c]))(;GM[2];B[d3])");
         assert_eq!(games.len(), 2);
-        assert_eq!((tokens(&games[0]), &games[0].defect), ("f5 d6".to_owned(), &None));
+        assert_eq!(
+            (tokens(&games[0]), &games[0].defect),
+            ("f5 d6".to_owned(), &None)
+        );
         let g = one("(;GM[2];B[f5](;W[d6]);B[c3])");
-        assert_eq!(defect(&g), ("unexpected ';' after a variation".to_owned(), 1, 22));
+        assert_eq!(
+            defect(&g),
+            ("unexpected ';' after a variation".to_owned(), 1, 22)
+        );
     }
 
     #[test]
@@ -1641,9 +1757,16 @@ mod tests {
     #[test]
     fn unknown_root_properties_keep_every_value_in_order() {
         let g = one("(;GM[2]XX[a][b]YY[c]KM[0.5])");
-        let extra: Vec<(&str, &str)> =
-            g.tags.extra.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        assert_eq!(extra, [("XX", "a"), ("XX", "b"), ("YY", "c"), ("KM", "0.5")]);
+        let extra: Vec<(&str, &str)> = g
+            .tags
+            .extra
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            extra,
+            [("XX", "a"), ("XX", "b"), ("YY", "c"), ("KM", "0.5")]
+        );
         let back = one(&written(&g));
         assert_eq!(back.tags.extra, g.tags.extra);
         assert!(written(&g).contains("XX[a][b]YY[c]KM[0.5]"));
@@ -1652,7 +1775,10 @@ mod tests {
     #[test]
     fn question_marks_and_empty_names_are_unknown() {
         let g = one("(;GM[2]PB[?]PW[]EV[ ? ]DT[2020-01-02])");
-        assert_eq!((g.tags.black, g.tags.white, g.tags.event), (None, None, None));
+        assert_eq!(
+            (g.tags.black, g.tags.white, g.tags.event),
+            (None, None, None)
+        );
         assert_eq!(g.tags.date.as_deref(), Some("2020-01-02"));
     }
 
@@ -1675,7 +1801,11 @@ mod tests {
             ("(;GM[2];B [f5];W)", "property W has no value", 16),
             ("(;GM[2];B[f5][d6])", "move B has 2 values", 9),
             ("(;GM[2](B[f5]))", "expected ';' after '('", 9),
-            ("(;GM[2];B[f5](;W[d6]", "missing ')' at the end of the game", 21),
+            (
+                "(;GM[2];B[f5](;W[d6]",
+                "missing ')' at the end of the game",
+                21,
+            ),
             ("(;GM[2];B[f5](;W[d6])(;W[e6]", "unclosed '(' variation", 22),
         ];
         for (text, message, column) in cases {
@@ -1766,7 +1896,11 @@ mod tests {
         assert!(!written(&g).contains("AB"));
         let g = one("(;GM[2]AB[e4][d5]AW[d4][e5]PL[W];W[f4])");
         let out = written(&g);
-        assert!(out.contains("AB[d5][e4]AW[d4][e5]PL[W]\n") || out.contains("AB[e4][d5]AW[d4][e5]PL[W]\n"), "{out}");
+        assert!(
+            out.contains("AB[d5][e4]AW[d4][e5]PL[W]\n")
+                || out.contains("AB[e4][d5]AW[d4][e5]PL[W]\n"),
+            "{out}"
+        );
         let back = one(&out);
         assert_eq!(back.start, g.start);
     }
@@ -1774,8 +1908,10 @@ mod tests {
     #[test]
     fn writer_results() {
         let re = |value, kind| {
-            let mut g = GameRecord::default();
-            g.result = Some(RecordedResult { value, kind });
+            let g = GameRecord {
+                result: Some(RecordedResult { value, kind }),
+                ..GameRecord::default()
+            };
             let out = written(&g);
             let start = out.find("RE[").unwrap() + 3;
             out[start..start + out[start..].find(']').unwrap()].to_owned()
@@ -1786,8 +1922,26 @@ mod tests {
         assert_eq!(re(Margin(-4.0), Score), "W+4");
         assert_eq!(re(Margin(-2.5), Score), "W+2.5");
         assert_eq!(re(Margin(0.0), Score), "0");
-        assert_eq!(re(Discs { black: 38, white: 26 }, Score), "B+12");
-        assert_eq!(re(Discs { black: 31, white: 30 }, Score), "B+4");
+        assert_eq!(
+            re(
+                Discs {
+                    black: 38,
+                    white: 26
+                },
+                Score
+            ),
+            "B+12"
+        );
+        assert_eq!(
+            re(
+                Discs {
+                    black: 31,
+                    white: 30
+                },
+                Score
+            ),
+            "B+4"
+        );
         assert_eq!(re(ResultValue::Winner(Winner::White), Score), "W+");
         assert_eq!(re(ResultValue::Winner(Winner::Draw), Score), "0");
         assert_eq!(re(RawMargin(-4), Score), "W+");
@@ -1802,14 +1956,22 @@ mod tests {
         let mut out = Vec::new();
         losses(&g, &mut out);
         assert!(out.is_empty());
-        g.notes = vec![MoveNote { eval: Some(1.0), time: None }];
+        g.notes = vec![MoveNote {
+            eval: Some(1.0),
+            time: None,
+        }];
         g.rules = Rules::Anti;
         g.theoretical_black_score = Some(40);
         g.result = Some(RecordedResult {
-            value: ResultValue::Discs { black: 31, white: 30 },
+            value: ResultValue::Discs {
+                black: 31,
+                white: 30,
+            },
             kind: ResultKind::Resigned,
         });
-        g.tags.extra.push(("TimeControl".to_owned(), "300".to_owned()));
+        g.tags
+            .extra
+            .push(("TimeControl".to_owned(), "300".to_owned()));
         losses(&g, &mut out);
         assert_eq!(
             out,
@@ -1823,7 +1985,10 @@ mod tests {
             ]
         );
         let back = one(&written(&g));
-        assert_eq!(back.tags.extra, [("TIMECONTROL".to_owned(), "300".to_owned())]);
+        assert_eq!(
+            back.tags.extra,
+            [("TIMECONTROL".to_owned(), "300".to_owned())]
+        );
     }
 
     #[test]
@@ -1873,7 +2038,9 @@ mod tests {
         }
 
         fn text(&mut self) -> String {
-            const POOL: [&str; 12] = ["a", "Z", " ", "]", "\\", "[", ":", "é", "\n", "(", ";", "名"];
+            const POOL: [&str; 12] = [
+                "a", "Z", " ", "]", "\\", "[", ":", "é", "\n", "(", ";", "名",
+            ];
             let n = 1 + self.below(8);
             let s: String = (0..n).map(|_| POOL[self.below(POOL.len())]).collect();
             if s.trim().is_empty() || s.trim() == "?" {
@@ -1958,7 +2125,12 @@ mod tests {
         let mut odd_starts = 0;
         for _ in 0..300 {
             let record = random_game(&mut rng);
-            with_passes += usize::from(record.moves.iter().any(|m| m.token == Token::Move(Move::Pass)));
+            with_passes += usize::from(
+                record
+                    .moves
+                    .iter()
+                    .any(|m| m.token == Token::Move(Move::Pass)),
+            );
             odd_starts += usize::from(!record.has_standard_start());
             let text = written(&record);
             let first = one(&text);
@@ -1968,7 +2140,10 @@ mod tests {
                 .moves
                 .iter()
                 .zip(record.move_colors())
-                .map(|(m, c)| RecordedMove { token: m.token, color: Some(c) })
+                .map(|(m, c)| RecordedMove {
+                    token: m.token,
+                    color: Some(c),
+                })
                 .collect();
             assert_eq!(first.moves, expected, "{text}");
             assert_eq!(first.tags, record.tags, "{text}");
@@ -1978,7 +2153,10 @@ mod tests {
             let second = one(&written(&first));
             assert_eq!(bare(&second), bare(&first), "{text}");
         }
-        assert!(with_passes > 10 && odd_starts > 30, "{with_passes} {odd_starts}");
+        assert!(
+            with_passes > 10 && odd_starts > 30,
+            "{with_passes} {odd_starts}"
+        );
     }
 
     #[test]
