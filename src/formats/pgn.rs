@@ -32,7 +32,9 @@
 //!   squares in either case with optional `!`/`?` suffixes, passes
 //!   `pass`, `--`, `PA`, `PS`, `@@`; `{comments}` (over several lines),
 //!   `;` comments to the end of the line, `%` escape lines, NAGs `$1` and
-//!   variations `( … )` are skipped (so comments are not kept). Trailing
+//!   variations `( … )` are skipped, so comments are not kept, except
+//!   `[%eval x]` and `[%emt t]` (seconds, or `h:mm:ss`) in a comment
+//!   right after a move: its evaluation and time ([`MoveNote`]). Trailing
 //!   `--` tokens after the last square are Cassio's padding for moves
 //!   never played and are dropped;
 //! - results `1-0`, `0-1`, `1/2-1/2` (winner only), `*` (none), disc
@@ -56,7 +58,9 @@
 //! `Termination`, `FEN` (non-standard start only) when they apply, then
 //! the extra tags; a blank line; the moves with numbers (a number at each
 //! Black move, `N...` before a White move that follows no Black move)
-//! wrapped at 80 columns, explicit passes as `pass` (Edax's spelling; `--`
+//! wrapped at 80 columns, each followed by `{[%eval x] [%emt t]}` when the
+//! record has an evaluation or time for it (seconds, as GGF keeps them),
+//! explicit passes as `pass` (Edax's spelling; `--`
 //! would be read back as padding at the end of a game) and no pass where
 //! the record has none; then the result: disc counts for
 //! [`ResultValue::Discs`] and for whole margins, `1-0`/`0-1`/`1/2-1/2`
@@ -67,7 +71,9 @@ use std::io::Read;
 
 use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::{Move, Winner};
-use crate::record::{RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Span, Token};
+use crate::record::{
+    MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Span, Token,
+};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// Bytes of one game beyond which the rest of it is skipped (with a
@@ -379,6 +385,36 @@ fn unknown(value: &str) -> bool {
     v.is_empty() || v.bytes().all(|c| c == b'?' || c == b'.')
 }
 
+/// The argument of a `[%name arg]` command in a comment.
+fn command<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let start = text.find(&format!("[{name} "))? + name.len() + 2;
+    let rest = text.get(start..)?;
+    let end = rest.find(']')?;
+    Some(rest.get(..end)?.trim())
+}
+
+/// Seconds from `1.5` or `h:mm:ss(.f)`.
+fn seconds(text: &str) -> Option<f64> {
+    let mut total = 0.0;
+    for part in text.split(':') {
+        let v: f64 = part.trim().parse().ok()?;
+        total = total * 60.0 + v;
+    }
+    total.is_finite().then_some(total)
+}
+
+/// The comment carrying a move's evaluation and time.
+fn note_comment(note: &MoveNote) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(eval) = note.eval {
+        parts.push(format!("[%eval {eval}]"));
+    }
+    if let Some(time) = note.time {
+        parts.push(format!("[%emt {time}]"));
+    }
+    (!parts.is_empty()).then(|| format!("{{{}}}", parts.join(" ")))
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Phase {
     Start,
@@ -408,6 +444,8 @@ struct Game {
     phase: Phase,
     blank_after_tags: bool,
     comment: Option<SourcePos>,
+    /// The move an open comment follows.
+    comment_owner: Option<usize>,
     variation: usize,
     variation_at: SourcePos,
     skipping: bool,
@@ -428,6 +466,7 @@ impl Game {
             phase: Phase::Start,
             blank_after_tags: false,
             comment: None,
+            comment_owner: None,
             variation: 0,
             variation_at: SourcePos::default(),
             skipping: false,
@@ -537,15 +576,17 @@ impl Game {
         while i < n {
             let Some(&c) = body.get(i) else { break };
             if self.comment.is_some() {
-                match body
-                    .get(i..)
-                    .unwrap_or_default()
-                    .iter()
-                    .position(|&c| c == b'}')
-                {
+                let rest = body.get(i..).unwrap_or_default();
+                let close = rest.iter().position(|&c| c == b'}');
+                let text = rest.get(..close.unwrap_or(rest.len())).unwrap_or_default();
+                if let Some(owner) = self.comment_owner {
+                    self.annotate(owner, text);
+                }
+                match close {
                     Some(k) => {
                         i += k + 1;
                         self.comment = None;
+                        self.comment_owner = None;
                         continue;
                     }
                     None => return Outcome::More,
@@ -566,6 +607,11 @@ impl Game {
                 c if c.is_ascii_whitespace() => i += 1,
                 b'{' => {
                     self.comment = Some(loc.pos(i));
+                    // A comment right after a move may annotate it.
+                    self.comment_owner = match self.phase {
+                        Phase::Moves if !self.skipping => self.rec.moves.len().checked_sub(1),
+                        _ => None,
+                    };
                     i += 1;
                 }
                 b';' => return Outcome::More,
@@ -628,6 +674,24 @@ impl Game {
             }
         }
         Outcome::More
+    }
+
+    /// Reads `[%eval x]` and `[%emt t]` in a comment after move `owner`.
+    fn annotate(&mut self, owner: usize, text: &[u8]) {
+        let text = String::from_utf8_lossy(text);
+        let eval = command(&text, "%eval").and_then(|v| v.parse::<f64>().ok());
+        let time = command(&text, "%emt").and_then(seconds);
+        if eval.is_none() && time.is_none() {
+            return;
+        }
+        let notes = &mut self.rec.notes;
+        if notes.len() <= owner {
+            notes.resize(owner + 1, MoveNote::default());
+        }
+        if let Some(note) = notes.get_mut(owner) {
+            note.eval = eval.or(note.eval);
+            note.time = time.or(note.time);
+        }
     }
 
     /// Records a move token; `dashes` marks a `--` pass, which may be
@@ -809,6 +873,9 @@ impl Game {
         let keep = self.rec.moves.len().saturating_sub(self.dashes);
         self.rec.moves.truncate(keep);
         self.rec.spans.truncate(keep);
+        if !self.rec.notes.is_empty() {
+            self.rec.notes.resize(keep, MoveNote::default());
+        }
         let tag_value = match &self.tag_result {
             Some(TagResult::Parsed(v)) => *v,
             _ => None,
@@ -1084,6 +1151,9 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
             Token::Move(Move::Pass) => "pass".to_owned(),
             Token::Unreadable => unreadable_word(&record.token_text(i)),
         });
+        if let Some(comment) = record.notes.get(i).and_then(note_comment) {
+            words.push(comment);
+        }
     }
     words.push(result);
     let mut width = 0;
@@ -1105,13 +1175,6 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
 
 /// Pushes what PGN cannot keep of `record`.
 pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
-    if record
-        .notes
-        .iter()
-        .any(|n| n.eval.is_some() || n.time.is_some())
-    {
-        out.push("per-move evaluations and times");
-    }
     if let Some(result) = &record.result {
         match result.value {
             ResultValue::Margin(_) if result.black_score().is_none() => {
@@ -1559,6 +1622,53 @@ mod tests {
     }
 
     #[test]
+    fn evaluations_and_times_in_comments() {
+        let g = one("1. f5 {[%eval -3.25] [%emt 0:01:02.5]} d6 {just words} 2. c3 {[%emt 4]} *");
+        assert_eq!(
+            g.notes,
+            [
+                MoveNote {
+                    eval: Some(-3.25),
+                    time: Some(62.5)
+                },
+                MoveNote::default(),
+                MoveNote {
+                    eval: None,
+                    time: Some(4.0)
+                }
+            ]
+        );
+        // Comments before any move, in variations or after a defect are
+        // not annotations; the notes are as long as the moves.
+        let g = one("{[%eval 1]} 1. f5 (1... d6 {[%eval 2]}) d6 {[%eval 3]} 2. c3 *");
+        assert_eq!(g.notes.len(), 3);
+        assert_eq!(
+            g.notes.iter().map(|n| n.eval).collect::<Vec<_>>(),
+            [None, Some(3.0), None]
+        );
+        let g = one("1. f5 d6 *");
+        assert!(g.notes.is_empty());
+        let mut g = one("1. f5 d6 2. c3 *");
+        g.notes = vec![
+            MoveNote::default(),
+            MoveNote {
+                eval: Some(-1.5),
+                time: Some(0.25),
+            },
+            MoveNote {
+                eval: Some(2.0),
+                time: None,
+            },
+        ];
+        let out = written(&g);
+        assert!(
+            out.ends_with("\n1. f5 d6 {[%eval -1.5] [%emt 0.25]} 2. c3 {[%eval 2]} *\n\n"),
+            "{out}"
+        );
+        assert_eq!(bare(&one(&out)), bare(&g));
+    }
+
+    #[test]
     fn game_boundaries() {
         let games = read("1. f5 1-0 1. d3 0-1\n1. c4\n\n1. e6\n[Event \"x\"]\n1. f5\n");
         let moves: Vec<String> = games.iter().map(tokens).collect();
@@ -1834,7 +1944,6 @@ mod tests {
         assert_eq!(
             out,
             [
-                "per-move evaluations and times",
                 "result margins that are not disc counts",
                 "line breaks in tag values",
                 "tag names that are not PGN tag names"
@@ -1959,6 +2068,16 @@ mod tests {
         }
         if rng.chance(20) {
             record.theoretical_black_score = Some(rng.below(65) as u8);
+        }
+        if rng.chance(25) {
+            record.notes = (0..record.moves.len())
+                .map(|_| MoveNote {
+                    eval: rng
+                        .chance(70)
+                        .then(|| (rng.below(12_801) as f64 - 6400.0) / 100.0),
+                    time: rng.chance(50).then(|| rng.below(100_000) as f64 / 1000.0),
+                })
+                .collect();
         }
         if rng.chance(10) {
             record.rules = Rules::Anti;
