@@ -805,13 +805,6 @@ impl Game {
             "termination" => "termination",
             _ => "",
         };
-        if key.is_empty() || self.seen.contains(&key) {
-            if !matches!(key, "fen" | "setup") {
-                self.rec.tags.extra.push((name, value));
-            }
-            return;
-        }
-        self.seen.push(key);
         let tags = &mut self.rec.tags;
         let slot = match key {
             "event" => Some(&mut tags.event),
@@ -824,12 +817,26 @@ impl Game {
             "whiteelo" => Some(&mut tags.white_rating),
             _ => None,
         };
-        if let Some(slot) = slot {
-            if !unknown(&value) {
+        match slot {
+            // Unknown (`?`) leaves the field open to a later value.
+            Some(_) if unknown(&value) => return,
+            Some(slot) if slot.is_none() => {
                 *slot = Some(value);
+                return;
+            }
+            Some(_) => {
+                self.rec.tags.extra.push((name, value));
+                return;
+            }
+            None => {}
+        }
+        if key.is_empty() || self.seen.contains(&key) {
+            if !matches!(key, "fen" | "setup") {
+                self.rec.tags.extra.push((name, value));
             }
             return;
         }
+        self.seen.push(key);
         match key {
             "result" => {
                 let t = value.trim();
@@ -1557,6 +1564,15 @@ mod tests {
             assert_eq!(defect(&g), (message.to_owned(), 1, column), "{text}");
             assert_eq!(g.moves.len(), 0, "{text}");
         }
+    }
+
+    #[test]
+    fn repeated_tags() {
+        let g = one("[BlackElo \"?\"]\n[BlackElo \"1500\"]\n[Event \"a\"]\n[Event \"b\"]\n[FEN \"8/8/8/3pP3/3Pp3/8/8/8 w\"]\n[FEN \"junk\"]\n*");
+        assert_eq!(g.tags.black_rating.as_deref(), Some("1500"));
+        assert_eq!(g.tags.event.as_deref(), Some("a"));
+        assert_eq!(extra(&g), [("Event", "b")]);
+        assert_eq!((g.start.side_to_move(), g.defect), (Color::White, None));
     }
 
     #[test]

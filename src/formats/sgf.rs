@@ -63,6 +63,7 @@
 //! `W+n` or `0` from a margin or disc counts, `B+`/`W+` for a winner only,
 //! `B+R`/`B+T` for a resignation or a time loss.
 
+use std::borrow::Cow;
 use std::io::{BufRead, ErrorKind};
 
 use crate::formats::{ParseError, ReadError, SourcePos};
@@ -123,6 +124,7 @@ impl<R: BufRead> Source<R> {
     }
 
     /// Makes sure a byte is buffered; `false` at the end of the input.
+    #[inline]
     fn fill(&mut self) -> std::io::Result<bool> {
         if self.at < self.buf.len() {
             return Ok(true);
@@ -149,6 +151,7 @@ impl<R: BufRead> Source<R> {
         }
     }
 
+    #[inline]
     fn peek(&mut self) -> std::io::Result<Option<u8>> {
         Ok(if self.fill()? {
             self.buf.get(self.at).copied()
@@ -157,6 +160,7 @@ impl<R: BufRead> Source<R> {
         })
     }
 
+    #[inline]
     fn next(&mut self) -> std::io::Result<Option<u8>> {
         let Some(b) = self.peek()? else {
             return Ok(None);
@@ -179,6 +183,43 @@ impl<R: BufRead> Source<R> {
             }
         }
         Ok(Some(b))
+    }
+
+    /// Consumes the bytes before the first one `stop` accepts (none of
+    /// them a line break), keeping them in `out` while it is shorter than
+    /// `cap`. Returns how many, and whether any was not white space.
+    fn run(
+        &mut self,
+        stop: impl Fn(u8) -> bool,
+        out: &mut Vec<u8>,
+        cap: usize,
+    ) -> std::io::Result<(usize, bool)> {
+        let mut total = 0;
+        let mut graphic = false;
+        while self.fill()? {
+            let avail = self.buf.get(self.at..).unwrap_or_default();
+            let k = avail.iter().position(|&b| stop(b)).unwrap_or(avail.len());
+            let chunk = avail.get(..k).unwrap_or_default();
+            let room = cap.saturating_sub(out.len()).min(k);
+            out.extend_from_slice(chunk.get(..room).unwrap_or_default());
+            graphic |= chunk.iter().any(|b| !b.is_ascii_whitespace());
+            let chars = chunk.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            self.pos.column = self
+                .pos
+                .column
+                .saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
+            self.pos.byte += k as u64;
+            let keep = PREFIX_CAP.saturating_sub(self.prefix.len()).min(k);
+            self.prefix
+                .extend_from_slice(chunk.get(..keep).unwrap_or_default());
+            self.prefix_full |= keep < k;
+            self.at += k;
+            total += k;
+            if self.at < self.buf.len() {
+                break;
+            }
+        }
+        Ok((total, graphic))
     }
 
     fn mark(&self) -> Mark {
@@ -204,7 +245,6 @@ impl<R: BufRead> Source<R> {
 
 /// The bytes of one game tree as found in the input.
 struct Frame {
-    text: Vec<u8>,
     start: SourcePos,
     /// The text of the line before the game, when short enough.
     prefix: Option<Vec<u8>>,
@@ -280,6 +320,8 @@ struct Candidate {
 /// Streams games from an SGF file.
 pub struct Reader<R> {
     src: Source<R>,
+    /// The current game's bytes, reused from game to game.
+    text: Vec<u8>,
     games: u64,
     failed: bool,
 }
@@ -289,6 +331,7 @@ impl<R: BufRead> Reader<R> {
     pub fn new(input: R) -> Reader<R> {
         Reader {
             src: Source::new(input),
+            text: Vec::new(),
             games: 0,
             failed: false,
         }
@@ -297,13 +340,18 @@ impl<R: BufRead> Reader<R> {
     /// Finds the next game tree and returns its bytes.
     fn frame(&mut self) -> std::io::Result<Option<Frame>> {
         let (start, prefix) = loop {
-            let mark = self.src.mark();
-            let Some(b) = self.src.next()? else {
-                return Ok(None);
-            };
-            if b != b'(' {
-                continue;
+            let mut none = Vec::new();
+            self.src.run(|b| b == b'(' || b == b'\n', &mut none, 0)?;
+            match self.src.peek()? {
+                None => return Ok(None),
+                Some(b'(') => {}
+                Some(_) => {
+                    self.src.next()?;
+                    continue;
+                }
             }
+            let mark = self.src.mark();
+            self.src.next()?;
             let after = self.src.mark();
             let mut head = Vec::new();
             let verdict = loop {
@@ -324,7 +372,9 @@ impl<R: BufRead> Reader<R> {
                 break (mark.pos, prefix);
             }
         };
-        let mut text = vec![b'('];
+        let text = &mut self.text;
+        text.clear();
+        text.push(b'(');
         // Bytes of the game so far, kept or not.
         let mut real = 1usize;
         let mut overflow = false;
@@ -333,7 +383,23 @@ impl<R: BufRead> Reader<R> {
         let mut escape = false;
         let mut blank_line = false;
         let mut candidate: Option<Candidate> = None;
-        while let Some(next) = self.src.peek()? {
+        loop {
+            if candidate.is_none() && !escape {
+                // Ordinary bytes in bulk: nothing in them changes the state.
+                let (n, graphic) = if in_value {
+                    self.src
+                        .run(|b| matches!(b, b']' | b'\\' | b'(' | b'\n'), text, GAME_CAP)?
+                } else {
+                    self.src
+                        .run(|b| matches!(b, b'[' | b'(' | b')' | b'\n'), text, GAME_CAP)?
+                };
+                real += n;
+                overflow |= real > text.len();
+                blank_line &= !graphic;
+            }
+            let Some(next) = self.src.peek()? else {
+                break;
+            };
             if next == b'(' && candidate.is_none() && (!in_value || (!escape && blank_line)) {
                 candidate = Some(Candidate {
                     mark: self.src.mark(),
@@ -370,7 +436,6 @@ impl<R: BufRead> Reader<R> {
                     text.truncate(c.offset);
                     self.src.unread(&c.bytes, c.mark);
                     return Ok(Some(Frame {
-                        text,
                         start,
                         prefix,
                         overflow,
@@ -409,7 +474,6 @@ impl<R: BufRead> Reader<R> {
             }
         }
         Ok(Some(Frame {
-            text,
             start,
             prefix,
             overflow,
@@ -427,7 +491,7 @@ impl<R: BufRead> Iterator for Reader<R> {
         match self.frame() {
             Ok(Some(frame)) => {
                 self.games += 1;
-                Some(Ok(parse_frame(&frame, self.games)))
+                Some(Ok(parse_frame(&self.text, &frame, self.games)))
             }
             Ok(None) => None,
             Err(e) => {
@@ -444,25 +508,25 @@ impl<R: BufRead> Iterator for Reader<R> {
 #[must_use]
 pub fn parse_game(text: &[u8], start: SourcePos, index: u64) -> GameRecord {
     let frame = Frame {
-        text: text.to_vec(),
         start,
         prefix: None,
         overflow: false,
     };
-    parse_frame(&frame, index)
+    parse_frame(text, &frame, index)
 }
 
-fn parse_frame(frame: &Frame, index: u64) -> GameRecord {
+fn parse_frame(text: &[u8], frame: &Frame, index: u64) -> GameRecord {
     let mut parser = Parser {
-        text: &frame.text,
+        text,
         i: 0,
-        loc: Locator::new(&frame.text, frame.start),
+        loc: Locator::new(text, frame.start),
         overflow: frame.overflow,
         rec: GameRecord::default(),
         latin1: false,
         setup: None,
         to_move: None,
         started: false,
+        props: Vec::new(),
     };
     // A defect is recorded in the record; the moves before it are kept.
     let _ = parser.run();
@@ -470,15 +534,10 @@ fn parse_frame(frame: &Frame, index: u64) -> GameRecord {
         parser.start(None);
     }
     let mut rec = parser.rec;
-    let text = frame.prefix.as_ref().map(|prefix| {
+    let source = frame.prefix.as_ref().map(|prefix| {
         let room = TEXT_CAP.saturating_sub(prefix.len());
         let mut bytes = prefix.clone();
-        bytes.extend_from_slice(
-            frame
-                .text
-                .get(..room.min(frame.text.len()))
-                .unwrap_or_default(),
-        );
+        bytes.extend_from_slice(text.get(..room.min(text.len())).unwrap_or_default());
         String::from_utf8_lossy(&bytes)
             .into_owned()
             .into_boxed_str()
@@ -487,7 +546,7 @@ fn parse_frame(frame: &Frame, index: u64) -> GameRecord {
         index,
         line: Some(frame.start.line),
         byte: frame.start.byte,
-        text,
+        text: source,
     };
     rec
 }
@@ -531,18 +590,111 @@ impl<'a> Locator<'a> {
 }
 
 /// A property value: its unescaped bytes and where its text is.
-struct Value {
-    raw: Vec<u8>,
+struct Value<'a> {
+    raw: Cow<'a, [u8]>,
     start: usize,
     end: usize,
 }
 
+/// A property identifier, upper case; short ones need no allocation.
+#[derive(Clone)]
+enum Id {
+    Short([u8; 15], u8),
+    Long(String),
+}
+
+impl Id {
+    /// Upper-case letters of an identifier; all of it upper-cased when it
+    /// has none (FF\[3\] mixed case, lower-case writers).
+    fn new(raw: &[u8]) -> Id {
+        let has_upper = raw.iter().any(u8::is_ascii_uppercase);
+        let letters = raw
+            .iter()
+            .filter(|c| !has_upper || c.is_ascii_uppercase())
+            .map(u8::to_ascii_uppercase);
+        let mut buf = [0u8; 15];
+        let mut len = 0usize;
+        for c in letters.clone() {
+            match buf.get_mut(len) {
+                Some(slot) => *slot = c,
+                None => return Id::Long(letters.map(char::from).collect()),
+            }
+            len += 1;
+        }
+        Id::Short(buf, len as u8)
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Id::Short(buf, len) => buf.get(..usize::from(*len)).unwrap_or_default(),
+            Id::Long(s) => s.as_bytes(),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            Id::Short(buf, len) => buf
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or_default(),
+            Id::Long(s) => s,
+        }
+    }
+}
+
+impl std::fmt::Display for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A property as written in a node.
-struct Prop {
-    id: String,
+struct Prop<'a> {
+    id: Id,
     at: usize,
     len: usize,
-    values: Vec<Value>,
+    first: Value<'a>,
+    more: Vec<Value<'a>>,
+}
+
+impl<'a> Prop<'a> {
+    fn values(&self) -> impl Iterator<Item = &Value<'a>> {
+        std::iter::once(&self.first).chain(&self.more)
+    }
+}
+
+/// The bytes of an escaped value: `\x` is `x`, `\` and a line break
+/// vanish.
+fn unescape(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&c) = raw.get(i) {
+        i += 1;
+        if c != b'\\' {
+            out.push(c);
+            continue;
+        }
+        match raw.get(i) {
+            None => {}
+            Some(b'\n') => {
+                i += 1;
+                if raw.get(i) == Some(&b'\r') {
+                    i += 1;
+                }
+            }
+            Some(b'\r') => {
+                i += 1;
+                if raw.get(i) == Some(&b'\n') {
+                    i += 1;
+                }
+            }
+            Some(&c) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Reading stopped at a defect (recorded in the record).
@@ -560,6 +712,8 @@ struct Parser<'a> {
     setup: Option<(u64, u64)>,
     to_move: Option<Color>,
     started: bool,
+    /// Reused for each node.
+    props: Vec<Prop<'a>>,
 }
 
 /// A byte for a message: `'x'`, or a description.
@@ -570,21 +724,6 @@ fn show(c: u8) -> String {
         format!("byte 0x{c:02x}")
     } else {
         "a non-ASCII character".to_owned()
-    }
-}
-
-/// Upper-case letters of an identifier; all of it upper-cased when it
-/// has none (FF\[3\] mixed case, lower-case writers).
-fn normalize(raw: &[u8]) -> String {
-    let upper: String = raw
-        .iter()
-        .filter(|c| c.is_ascii_uppercase())
-        .map(|&c| c as char)
-        .collect();
-    if upper.is_empty() {
-        raw.iter().map(|c| c.to_ascii_uppercase() as char).collect()
-    } else {
-        upper
     }
 }
 
@@ -668,7 +807,7 @@ fn parse_result(text: &str) -> Result<Option<RecordedResult>, ()> {
     Ok(Some(RecordedResult { value, kind }))
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn peek(&self) -> Option<u8> {
         self.text.get(self.i).copied()
     }
@@ -809,58 +948,46 @@ impl Parser<'_> {
         Err(self.fail_end(open, 1, "unclosed '(' variation"))
     }
 
-    fn value(&mut self) -> Result<Value, Stop> {
+    fn value(&mut self) -> Result<Value<'a>, Stop> {
         let open = self.i;
         self.i += 1;
         let start = self.i;
-        let mut raw = Vec::new();
+        let mut escaped = false;
         loop {
             match self.peek() {
                 None => return Err(self.fail_end(open, 1, "unclosed '[' value")),
                 Some(b']') => {
                     let end = self.i;
                     self.i += 1;
+                    let text: &'a [u8] = self.text;
+                    let raw = text.get(start..end).unwrap_or_default();
+                    let raw = if escaped {
+                        Cow::Owned(unescape(raw))
+                    } else {
+                        Cow::Borrowed(raw)
+                    };
                     return Ok(Value { raw, start, end });
                 }
                 Some(b'\\') => {
-                    self.i += 1;
-                    match self.peek() {
-                        None => {}
-                        Some(b'\n') => {
-                            self.i += 1;
-                            if self.peek() == Some(b'\r') {
-                                self.i += 1;
-                            }
-                        }
-                        Some(b'\r') => {
-                            self.i += 1;
-                            if self.peek() == Some(b'\n') {
-                                self.i += 1;
-                            }
-                        }
-                        Some(c) => {
-                            raw.push(c);
-                            self.i += 1;
-                        }
-                    }
+                    escaped = true;
+                    self.i += 2;
                 }
-                Some(c) => {
-                    raw.push(c);
-                    self.i += 1;
-                }
+                Some(_) => self.i += 1,
             }
         }
     }
 
     fn node(&mut self, first: bool) -> Step {
-        let mut props = Vec::new();
-        let read = self.props(&mut props);
+        let mut props = std::mem::take(&mut self.props);
+        props.clear();
+        let read = self.read_props(&mut props);
         // Properties read before a syntax error still count.
         let processed = self.process(&props, first);
+        self.props = props;
         read.and(processed)
     }
 
-    fn props(&mut self, props: &mut Vec<Prop>) -> Step {
+    fn read_props(&mut self, props: &mut Vec<Prop<'a>>) -> Step {
         loop {
             self.skip_ws();
             match self.peek() {
@@ -870,7 +997,7 @@ impl Parser<'_> {
                         self.i += 1;
                     }
                     let len = self.i - at;
-                    let id = normalize(self.text.get(at..self.i).unwrap_or_default());
+                    let id = Id::new(self.text.get(at..self.i).unwrap_or_default());
                     self.skip_ws();
                     match self.peek() {
                         Some(b'[') => {}
@@ -879,16 +1006,19 @@ impl Parser<'_> {
                             return Err(self.fail(at, len, format!("property {id} has no value")))
                         }
                     }
-                    let mut values = Vec::new();
+                    let first = self.value()?;
+                    self.skip_ws();
+                    let mut more = Vec::new();
                     while self.peek() == Some(b'[') {
-                        values.push(self.value()?);
+                        more.push(self.value()?);
                         self.skip_ws();
                     }
                     props.push(Prop {
                         id,
                         at,
                         len,
-                        values,
+                        first,
+                        more,
                     });
                 }
                 Some(b';' | b'(' | b')') | None => break,
@@ -901,20 +1031,20 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn text_of(&self, value: &Value) -> String {
+    fn text_of(&self, value: &Value<'_>) -> String {
         decode(&value.raw, self.latin1)
     }
 
-    fn fail_value(&mut self, value: &Value, message: String) -> Stop {
+    fn fail_value(&mut self, value: &Value<'_>, message: String) -> Stop {
         self.fail(value.start, value.end - value.start, message)
     }
 
-    fn process(&mut self, props: &[Prop], first: bool) -> Step {
+    fn process(&mut self, props: &[Prop<'a>], first: bool) -> Step {
         for p in props {
-            let Some(v) = p.values.first() else { continue };
-            match p.id.as_str() {
-                "CA" => self.latin1 = is_latin1(&v.raw),
-                "GM" => {
+            let v = &p.first;
+            match p.id.bytes() {
+                b"CA" => self.latin1 = is_latin1(&v.raw),
+                b"GM" => {
                     let text = self.text_of(v);
                     if text.trim() != "2" {
                         let message =
@@ -922,7 +1052,7 @@ impl Parser<'_> {
                         return Err(self.fail_value(v, message));
                     }
                 }
-                "SZ" => {
+                b"SZ" => {
                     let text = self.text_of(v);
                     let size = text.trim();
                     if size != "8" && size.replace(' ', "") != "8:8" {
@@ -933,15 +1063,15 @@ impl Parser<'_> {
             }
         }
         for p in props {
-            if matches!(p.id.as_str(), "AB" | "AW" | "AE" | "PL") {
+            if matches!(p.id.bytes(), b"AB" | b"AW" | b"AE" | b"PL") {
                 self.setup(p)?;
             }
         }
         let mut moved = false;
         for p in props {
-            match p.id.as_str() {
-                "GM" | "SZ" | "CA" | "FF" | "AP" | "AB" | "AW" | "AE" | "PL" => {}
-                "B" | "W" => {
+            match p.id.bytes() {
+                b"GM" | b"SZ" | b"CA" | b"FF" | b"AP" | b"AB" | b"AW" | b"AE" | b"PL" => {}
+                b"B" | b"W" => {
                     if moved {
                         return Err(self.fail(
                             p.at,
@@ -950,18 +1080,20 @@ impl Parser<'_> {
                         ));
                     }
                     moved = true;
-                    let color = if p.id == "B" {
+                    let color = if p.id.bytes() == b"B" {
                         Color::Black
                     } else {
                         Color::White
                     };
                     self.play(p, color)?;
                 }
-                "PB" | "PW" | "EV" | "DT" | "PC" | "RO" | "BR" | "WR" | "RE" => self.info(p, first),
+                b"PB" | b"PW" | b"EV" | b"DT" | b"PC" | b"RO" | b"BR" | b"WR" | b"RE" => {
+                    self.info(p, first)
+                }
                 _ if first => {
-                    for v in &p.values {
+                    for v in p.values() {
                         let text = self.text_of(v);
-                        self.rec.tags.extra.push((p.id.clone(), text));
+                        self.rec.tags.extra.push((p.id.as_str().to_owned(), text));
                     }
                 }
                 _ => {}
@@ -970,7 +1102,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn setup(&mut self, p: &Prop) -> Step {
+    fn setup(&mut self, p: &Prop<'a>) -> Step {
         if self.started {
             let message = format!(
                 "setup property {} after the first move is not supported",
@@ -978,10 +1110,8 @@ impl Parser<'_> {
             );
             return Err(self.fail(p.at, p.len, message));
         }
-        if p.id == "PL" {
-            let Some(v) = p.values.first() else {
-                return Ok(());
-            };
+        if p.id.bytes() == b"PL" {
+            let v = &p.first;
             let text = self.text_of(v);
             self.to_move = match text.trim().to_ascii_lowercase().as_str() {
                 "b" | "black" => Some(Color::Black),
@@ -991,22 +1121,24 @@ impl Parser<'_> {
             return Ok(());
         }
         let standard = (Board::START.black().0, Board::START.white().0);
-        let (mut black, mut white) =
-            self.setup
-                .unwrap_or(if p.id == "AE" { standard } else { (0, 0) });
-        for v in &p.values {
+        let (mut black, mut white) = self.setup.unwrap_or(if p.id.bytes() == b"AE" {
+            standard
+        } else {
+            (0, 0)
+        });
+        for v in p.values() {
             let text = self.text_of(v);
             let Some(squares) = points(&text) else {
                 return Err(self.fail_value(v, format!("not a square: {}", text.trim())));
             };
             for sq in squares {
                 let m = sq.mask();
-                match p.id.as_str() {
-                    "AB" => {
+                match p.id.bytes() {
+                    b"AB" => {
                         black |= m;
                         white &= !m;
                     }
-                    "AW" => {
+                    b"AW" => {
                         white |= m;
                         black &= !m;
                     }
@@ -1033,30 +1165,31 @@ impl Parser<'_> {
         self.started = true;
     }
 
-    fn play(&mut self, p: &Prop, color: Color) -> Step {
+    fn play(&mut self, p: &Prop<'a>, color: Color) -> Step {
         if !self.started {
             self.start(Some(color));
         }
-        let [v] = p.values.as_slice() else {
-            let message = format!("move {} has {} values", p.id, p.values.len());
+        if !p.more.is_empty() {
+            let message = format!("move {} has {} values", p.id, p.more.len() + 1);
             return Err(self.fail(p.at, p.len, message));
-        };
-        let text = self.text_of(v);
-        let name = text.trim();
+        }
+        let v = &p.first;
+        let name = v.raw.trim_ascii();
         let token = if name.is_empty()
-            || name.eq_ignore_ascii_case("pa")
-            || name.eq_ignore_ascii_case("pass")
-            || name.eq_ignore_ascii_case("tt")
+            || name.eq_ignore_ascii_case(b"pa")
+            || name.eq_ignore_ascii_case(b"pass")
+            || name.eq_ignore_ascii_case(b"tt")
         {
             Token::Move(Move::Pass)
-        } else if let Some(sq) = Square::from_ascii(name.as_bytes()) {
+        } else if let Some(sq) = Square::from_ascii(name) {
             Token::Move(Move::Play(sq))
         } else {
             Token::Unreadable
         };
         if token == Token::Unreadable {
             let index = self.rec.moves.len();
-            self.rec.unreadable.push((index, name.into()));
+            let text = decode(name, self.latin1);
+            self.rec.unreadable.push((index, text.into()));
         }
         let (at, len) = if v.end > v.start {
             (v.start, v.end - v.start)
@@ -1077,20 +1210,20 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn info(&mut self, p: &Prop, first: bool) {
-        for v in &p.values {
+    fn info(&mut self, p: &Prop<'a>, first: bool) {
+        for v in p.values() {
             let text = self.text_of(v);
             let unknown = text.trim().is_empty() || text.trim() == "?";
             let tags = &mut self.rec.tags;
-            let field = match p.id.as_str() {
-                "PB" => Some(&mut tags.black),
-                "PW" => Some(&mut tags.white),
-                "EV" => Some(&mut tags.event),
-                "DT" => Some(&mut tags.date),
-                "PC" => Some(&mut tags.site),
-                "RO" => Some(&mut tags.round),
-                "BR" => Some(&mut tags.black_rating),
-                "WR" => Some(&mut tags.white_rating),
+            let field = match p.id.bytes() {
+                b"PB" => Some(&mut tags.black),
+                b"PW" => Some(&mut tags.white),
+                b"EV" => Some(&mut tags.event),
+                b"DT" => Some(&mut tags.date),
+                b"PC" => Some(&mut tags.site),
+                b"RO" => Some(&mut tags.round),
+                b"BR" => Some(&mut tags.black_rating),
+                b"WR" => Some(&mut tags.white_rating),
                 _ => None,
             };
             let kept = match field {
@@ -1110,7 +1243,7 @@ impl Parser<'_> {
                 },
             };
             if !kept && first {
-                self.rec.tags.extra.push((p.id.clone(), text));
+                self.rec.tags.extra.push((p.id.as_str().to_owned(), text));
             }
         }
     }
