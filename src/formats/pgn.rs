@@ -235,7 +235,7 @@ fn looks_like_tag(line: &[u8]) -> bool {
         .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
         .count();
     let after = rest.get(name..).unwrap_or_default();
-    name > 0 && after.trim_ascii_start().first() == Some(&b'"') && after.first() != Some(&b'"')
+    name > 0 && after.trim_ascii_start().first() == Some(&b'"')
 }
 
 /// Text from bytes: UTF-8, or Latin-1 when not valid UTF-8.
@@ -1034,7 +1034,10 @@ fn result_text(result: Option<&RecordedResult>) -> String {
         None => "*".to_owned(),
     };
     match result.value {
-        ResultValue::Discs { black, white } => format!("{black}-{white}"),
+        ResultValue::Discs { black, white } if u16::from(black) + u16::from(white) <= 64 => {
+            format!("{black}-{white}")
+        }
+        ResultValue::Discs { .. } => winner(),
         ResultValue::Margin(_) => match result.black_score() {
             Some(b) => format!("{b}-{}", 64 - b),
             None => winner(),
@@ -1182,8 +1185,28 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
 
 /// Pushes what PGN cannot keep of `record`.
 pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
+    if record.moves.iter().any(|m| m.color.is_some()) {
+        // Colours matter where the replay cannot tell them: after an
+        // error. PGN keeps none, so compare with a colourless copy.
+        let mut plain = GameRecord::new(record.start);
+        plain.moves = record
+            .moves
+            .iter()
+            .map(|m| RecordedMove {
+                token: m.token,
+                color: None,
+            })
+            .collect();
+        plain.unreadable.clone_from(&record.unreadable);
+        if plain.move_colors() != record.move_colors() {
+            out.push("move colours after an illegal move");
+        }
+    }
     if let Some(result) = &record.result {
         match result.value {
+            ResultValue::Discs { black, white } if u16::from(black) + u16::from(white) > 64 => {
+                out.push("results with more than 64 discs");
+            }
             ResultValue::Margin(_) if result.black_score().is_none() => {
                 out.push("result margins that are not disc counts");
             }
@@ -1240,13 +1263,12 @@ pub fn sniff(head: &[u8]) -> bool {
         return true;
     }
     let digits = head.iter().take_while(|c| c.is_ascii_digit()).count();
-    let Some(rest) = head.get(digits..).and_then(|r| r.strip_prefix(b".")) else {
-        return false;
-    };
-    if digits == 0 {
+    let rest = head.get(digits..).unwrap_or_default();
+    let dots = rest.iter().take_while(|&&c| c == b'.').count();
+    if digits == 0 || dots == 0 {
         return false;
     }
-    let rest = rest.trim_ascii_start();
+    let rest = rest.get(dots..).unwrap_or_default().trim_ascii_start();
     let end = rest
         .iter()
         .position(|&c| is_delimiter(c))
@@ -1973,11 +1995,44 @@ mod tests {
     }
 
     #[test]
+    fn losses_for_colours_and_impossible_disc_counts() {
+        let mut g = GameRecord::default();
+        // f5 by White is out of turn; d6 by White again.
+        for name in [b"f5", b"d6"] {
+            g.moves.push(RecordedMove {
+                token: Token::Move(Move::Play(Square::from_ascii(name).unwrap())),
+                color: Some(Color::White),
+            });
+        }
+        g.result = Some(RecordedResult::new(ResultValue::Discs {
+            black: 40,
+            white: 40,
+        }));
+        let mut out = Vec::new();
+        losses(&g, &mut out);
+        assert_eq!(
+            out,
+            [
+                "move colours after an illegal move",
+                "results with more than 64 discs"
+            ]
+        );
+        assert!(written(&g).contains("[Result \"1/2-1/2\"]"));
+        g.moves[0].color = Some(Color::Black);
+        g.moves[1].color = Some(Color::White);
+        out.clear();
+        g.result = None;
+        losses(&g, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
     fn sniff_tells_pgn() {
         assert!(sniff(b"[Event \"x\"]\n"));
         assert!(sniff(b"\xEF\xBB\xBF% note\n[Site \"PlayOK\"]"));
         assert!(sniff(b"1. f5 d6 2. c3"));
         assert!(sniff(b"1.F5 D6"));
+        assert!(sniff(b"1... d6 2. c3"));
         assert!(sniff(b"\n  12. -- g8"));
         assert!(!sniff(b"f5d6c3"));
         assert!(!sniff(b"(;GM[2]"));

@@ -54,13 +54,19 @@
 //! - a game longer than [`GAME_CAP`] bytes keeps what fits and gets a
 //!   defect.
 //!
-//! Write: `(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:…]` then the tags, extra
-//! properties and, for a non-standard start only, `AB`/`AW`/`PL`; then one
-//! move per node `;B[f5];W[d6]…` (lowercase, ten per line, colours from
-//! [`GameRecord::move_colors`]), explicit passes as `B[PA]` (Edax's
-//! spelling, which Edax reads back; empty values are read as "no move" by
-//! some readers) and no pass where the record has none. `RE` is `B+n`,
-//! `W+n` or `0` from a margin or disc counts, `B+`/`W+` for a winner only,
+//! Write: `(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:…]` then the tags and the
+//! extra properties (names reduced to upper-case letters; values with
+//! `]`, `\\` and a `(` that starts a line escaped); `AB`/`AW` only for a
+//! board other than the standard one (`AE[a1:h8]` for an empty one), `PL`
+//! when that board is not standard, when White is to move, or when the
+//! first move is not by the side to move (a reader without `PL` takes the
+//! first move's colour). Then one move per node `;B[f5];W[d6]…`
+//! (lowercase, ten per line, colours from [`GameRecord::move_colors`]),
+//! explicit passes as `B[PA]` (Edax's spelling, which Edax reads back;
+//! some readers take an empty value for "no move") and no pass where the
+//! record has none; an unreadable token that would read as a pass or a
+//! square is prefixed with `?`. `RE` is `B+n`, `W+n` or `0` from a margin
+//! or disc counts (empties to the winner), `B+`/`W+` for a winner only,
 //! `B+R`/`B+T` for a resignation or a time loss.
 
 use std::borrow::Cow;
@@ -502,19 +508,6 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
-/// Parses one game tree from its text, as found at `start`.
-///
-/// `text` must begin with the game's `(`; `index` is the game number.
-#[must_use]
-pub fn parse_game(text: &[u8], start: SourcePos, index: u64) -> GameRecord {
-    let frame = Frame {
-        start,
-        prefix: None,
-        overflow: false,
-    };
-    parse_frame(text, &frame, index)
-}
-
 fn parse_frame(text: &[u8], frame: &Frame, index: u64) -> GameRecord {
     let mut parser = Parser {
         text,
@@ -742,7 +735,7 @@ fn is_latin1(charset: &[u8]) -> bool {
 }
 
 /// Text from bytes: UTF-8, or Latin-1 when asked or when not UTF-8.
-pub(crate) fn decode(raw: &[u8], latin1: bool) -> String {
+fn decode(raw: &[u8], latin1: bool) -> String {
     if !latin1 {
         if let Ok(s) = std::str::from_utf8(raw) {
             return s.to_owned();
@@ -1401,7 +1394,7 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
         match m.token {
             Token::Move(Move::Play(sq)) => push_value(out, &sq.to_string()),
             Token::Move(Move::Pass) => out.push_str("[PA]"),
-            Token::Unreadable => push_value(out, &record.token_text(i)),
+            Token::Unreadable => push_value(out, &unreadable_value(&record.token_text(i))),
         }
         if i % 10 == 9 {
             out.push('\n');
@@ -1411,6 +1404,22 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
         out.push('\n');
     }
     out.push_str(")\n");
+}
+
+/// An unreadable token as a move value that reads back unreadable (not
+/// as a pass or a square).
+fn unreadable_value(text: &str) -> String {
+    let t = text.trim().as_bytes();
+    let readable = t.is_empty()
+        || t.eq_ignore_ascii_case(b"pa")
+        || t.eq_ignore_ascii_case(b"pass")
+        || t.eq_ignore_ascii_case(b"tt")
+        || Square::from_ascii(t).is_some();
+    if readable {
+        format!("?{}", text.trim())
+    } else {
+        text.trim().to_owned()
+    }
 }
 
 /// Pushes what SGF cannot keep of `record`.
@@ -1444,6 +1453,13 @@ pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
             (ResultKind::Mutual, _) => out.push("the agreed-score flag of results"),
             (ResultKind::Score, _) => {}
         }
+    }
+    if record
+        .unreadable
+        .iter()
+        .any(|(_, text)| unreadable_value(text) != **text)
+    {
+        out.push("the spelling of unreadable moves");
     }
     if record.tags.extra.iter().any(|(name, _)| {
         let id = sgf_ident(name);
@@ -2113,6 +2129,20 @@ mod tests {
         assert_eq!(re(ResultValue::Winner(Winner::Black), Resigned), "B+R");
         assert_eq!(re(Margin(-6.0), Time), "W+T");
         assert_eq!(re(Margin(6.0), Mutual), "B+6");
+    }
+
+    #[test]
+    fn unreadable_moves_that_would_read_as_moves() {
+        let mut g = one("(;GM[2];B[f5];W[zz])");
+        for (text, value) in [("tt", "?tt"), ("", "?"), ("d6", "?d6"), ("zz", "zz")] {
+            g.unreadable[0].1 = text.into();
+            assert!(written(&g).contains(&format!(";W[{value}]")), "{text}");
+            let back = one(&written(&g));
+            assert_eq!(back.moves[1].token, Token::Unreadable);
+            let mut out = Vec::new();
+            losses(&g, &mut out);
+            assert_eq!(out.len(), usize::from(text != "zz"), "{text}");
+        }
     }
 
     #[test]
