@@ -36,7 +36,8 @@
 //!   `[%eval x]` and `[%emt t]` (seconds, or `h:mm:ss`) in a comment
 //!   right after a move: its evaluation and time ([`MoveNote`]). Trailing
 //!   `--` tokens after the last square are Cassio's padding for moves
-//!   never played and are dropped;
+//!   never played and are dropped. Moves carry no colour (move numbers
+//!   are unreliable once passes are left out; the replay finds colours);
 //! - results `1-0`, `0-1`, `1/2-1/2` (winner only), `*` (none), disc
 //!   counts `34-30` ([`ResultValue::Discs`]), in the `Result` tag and/or
 //!   after the moves. The tag wins; a different result after the moves is
@@ -45,8 +46,9 @@
 //!   text, or at a tag line after move text; several games per file; move
 //!   text without tags is a game. Any other text in the move text is an
 //!   unreadable move token;
-//! - trouble (a malformed tag, an unclosed comment or variation, an
-//!   unmatched `)`, a bad `FEN`) gives the game a defect with its line and
+//! - trouble (a malformed tag, a tag pair after move text on the same
+//!   line, an unclosed comment or variation, an unmatched `)`/`}`/`]`, a
+//!   bad `FEN`) gives the game a defect with its line and
 //!   column, keeps the moves before it and skips the rest of the game. A
 //!   tag line inside an unclosed comment or variation ends that game;
 //! - a game longer than [`GAME_CAP`] bytes keeps what fits and gets a
@@ -60,11 +62,12 @@
 //! Black move, `N...` before a White move that follows no Black move)
 //! wrapped at 80 columns, each followed by `{[%eval x] [%emt t]}` when the
 //! record has an evaluation or time for it (seconds, as GGF keeps them),
-//! explicit passes as `pass` (Edax's spelling; `--`
-//! would be read back as padding at the end of a game) and no pass where
-//! the record has none; then the result: disc counts for
-//! [`ResultValue::Discs`] and for whole margins, `1-0`/`0-1`/`1/2-1/2`
-//! for a winner only, `*` for none.
+//! explicit passes as `pass` (Edax's spelling; `--` would be read back as
+//! padding at the end of a game) and no pass where the record has none,
+//! unreadable tokens as one word that reads back unreadable; then the
+//! result: disc counts for [`ResultValue::Discs`] and for whole margins
+//! (empties to the winner), `1-0`/`0-1`/`1/2-1/2` for a winner only, `*`
+//! for none. Tag values lose line breaks (PGN has no escape for them).
 
 use std::io::BufRead;
 use std::io::Read;
@@ -915,7 +918,24 @@ impl Game {
     }
 }
 
-/// Streams games from a PGN file.
+/// Streams games from a PGN file, one [`GameRecord`] per game.
+///
+/// ```
+/// use kifu::formats::pgn::Reader;
+/// use kifu::ResultValue;
+///
+/// let text = "[Black \"Ann\"]\n[Result \"38-26\"]\n\n1. f5 d6 2. c3 -- 38-26\n\n1. d3 *\n";
+/// let games: Vec<_> = Reader::new(text.as_bytes()).collect::<Result<_, _>>()?;
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[0].move_string(), "f5d6c3");
+/// assert_eq!(games[0].tags.black.as_deref(), Some("Ann"));
+/// assert_eq!(
+///     games[0].result.unwrap().value,
+///     ResultValue::Discs { black: 38, white: 26 }
+/// );
+/// assert_eq!((games[1].origin.line, games[1].spans[0].column), (Some(6), 4));
+/// # Ok::<(), kifu::formats::ReadError>(())
+/// ```
 pub struct Reader<R> {
     input: R,
     line: Vec<u8>,
@@ -1104,6 +1124,17 @@ fn unreadable_word(text: &str) -> String {
 }
 
 /// Writes one game: tags, a blank line, the moves, the result.
+///
+/// ```
+/// use kifu::formats::pgn::{write_record, Reader};
+///
+/// let game = Reader::new(&b"[Event \"Cup\"]\n1. f5 d6 1-0\n"[..]).next().unwrap()?;
+/// let mut out = String::new();
+/// write_record(&game, &mut out);
+/// assert!(out.starts_with("[Event \"Cup\"]\n[Site \"?\"]\n"));
+/// assert!(out.ends_with("[Result \"1-0\"]\n\n1. f5 d6 1-0\n\n"));
+/// # Ok::<(), kifu::formats::ReadError>(())
+/// ```
 pub fn write_record(record: &GameRecord, out: &mut String) {
     let t = &record.tags;
     let result = result_text(record.result.as_ref());

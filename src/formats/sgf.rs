@@ -323,7 +323,21 @@ struct Candidate {
     offset: usize,
 }
 
-/// Streams games from an SGF file.
+/// Streams games from an SGF file, one [`GameRecord`] per game tree.
+///
+/// ```
+/// use kifu::formats::sgf::Reader;
+/// use kifu::{Color, ResultValue};
+///
+/// let text = "(;GM[2]SZ[8]PB[Ann]PW[Bo]RE[W+4];B[f5];W[d6];B[c3])";
+/// let game = Reader::new(text.as_bytes()).next().unwrap()?;
+/// assert_eq!(game.move_string(), "f5d6c3");
+/// assert_eq!(game.moves[1].color, Some(Color::White));
+/// assert_eq!(game.tags.black.as_deref(), Some("Ann"));
+/// assert_eq!(game.result.unwrap().value, ResultValue::Margin(-4.0));
+/// assert_eq!((game.spans[2].line, game.spans[2].column), (1, 48));
+/// # Ok::<(), kifu::formats::ReadError>(())
+/// ```
 pub struct Reader<R> {
     src: Source<R>,
     /// The current game's bytes, reused from game to game.
@@ -1314,6 +1328,17 @@ fn result_text(result: &RecordedResult) -> String {
 }
 
 /// Writes one game: the root node with the tags, then one move per node.
+///
+/// ```
+/// use kifu::formats::sgf::{write_record, Reader};
+///
+/// let game = Reader::new(&b"(;GM[2]EV[Cup];B[f5];W[d6])"[..]).next().unwrap()?;
+/// let mut out = String::new();
+/// write_record(&game, &mut out);
+/// assert!(out.starts_with("(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:"));
+/// assert!(out.ends_with("]\nEV[Cup]\n;B[f5];W[d6]\n)\n"));
+/// # Ok::<(), kifu::formats::ReadError>(())
+/// ```
 pub fn write_record(record: &GameRecord, out: &mut String) {
     out.push_str("(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:");
     out.push_str(env!("CARGO_PKG_VERSION"));
