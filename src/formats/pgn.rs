@@ -994,7 +994,9 @@ impl<R: BufRead> Reader<R> {
             }
         };
         if self.ctx.byte == 0 && self.line.starts_with(b"\xEF\xBB\xBF") {
-            self.cursor = Some(3);
+            // A byte order mark is not part of the first line's text.
+            self.line.drain(..3);
+            self.ctx.byte = 3;
         }
         Ok(true)
     }
@@ -1012,7 +1014,7 @@ impl<R: BufRead> Iterator for Reader<R> {
             let from = match self.cursor.take() {
                 Some(from) => from,
                 None => match self.read_line() {
-                    Ok(true) => self.cursor.take().unwrap_or(0),
+                    Ok(true) => 0,
                     Ok(false) => break,
                     Err(e) => {
                         self.failed = true;
@@ -1836,14 +1838,15 @@ mod tests {
     #[test]
     fn encodings_bom_and_crlf() {
         let g = Reader::new(
-            &b"\xEF\xBB\xBF[Black \"Pr\xe9tendant\"]\r\n\r\n1. f5 d6\r\n2. c3 *\r\n"[..],
+            &b"\xEF\xBB\xBF% note\r\n[Black \"Pr\xe9tendant\"]\r\n\r\n1. f5 d6\r\n2. c3 *\r\n"[..],
         )
         .next()
         .unwrap()
         .unwrap();
         assert_eq!(g.tags.black.as_deref(), Some("Prétendant"));
         assert_eq!(tokens(&g), "f5 d6 c3");
-        assert_eq!((g.spans[2].line, g.spans[2].column), (4, 4));
+        assert_eq!((g.spans[2].line, g.spans[2].column), (5, 4));
+        assert_eq!((g.origin.line, g.origin.byte), (Some(2), 11));
         let g = one("[White \"Élodie\"]\n1. f5 *");
         assert_eq!(g.tags.white.as_deref(), Some("Élodie"));
         let g = one("[Event \"é\"] 1. f5 *");
