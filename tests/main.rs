@@ -9,4 +9,5 @@ mod cli_validate;
 mod cli_wthor;
 mod corpus;
 mod engine;
+mod matrix;
 mod support;

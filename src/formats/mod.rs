@@ -31,6 +31,10 @@ pub enum Format {
     Wthor,
     /// The Generic Game Format of the GGS server.
     Ggf,
+    /// SGF with `GM[2]`.
+    Sgf,
+    /// PGN-style Othello records.
+    Pgn,
     /// Positions: a board, the side to move, scored moves (read only).
     Obf,
     /// A 2-D score sheet: move numbers in an 8×8 grid.
@@ -39,9 +43,11 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 9] = [
         Format::Transcript,
         Format::Ggf,
+        Format::Sgf,
+        Format::Pgn,
         Format::Wthor,
         Format::Csv,
         Format::Jsonl,
@@ -58,6 +64,8 @@ impl Format {
             Format::Jsonl => "jsonl",
             Format::Wthor => "wthor",
             Format::Ggf => "ggf",
+            Format::Sgf => "sgf",
+            Format::Pgn => "pgn",
             Format::Obf => "obf",
             Format::Sheet => "sheet",
         }
@@ -70,7 +78,7 @@ impl Format {
             Format::Csv => &[],
             Format::Jsonl => &["json", "ndjson", "json-lines"],
             Format::Wthor => &["wtb", "thor"],
-            Format::Ggf => &[],
+            Format::Ggf | Format::Sgf | Format::Pgn => &[],
             Format::Obf => &[],
             Format::Sheet => &["score-sheet"],
         }
@@ -85,6 +93,8 @@ impl Format {
             Format::Jsonl => "jsonl",
             Format::Wthor => "wtb",
             Format::Ggf => "ggf",
+            Format::Sgf => "sgf",
+            Format::Pgn => "pgn",
             Format::Obf => "obf",
             Format::Sheet => "sheet",
         }
@@ -100,6 +110,8 @@ impl Format {
             "jsonl" | "ndjson" | "json" => Some(Format::Jsonl),
             "wtb" => Some(Format::Wthor),
             "ggf" => Some(Format::Ggf),
+            "sgf" => Some(Format::Sgf),
+            "pgn" => Some(Format::Pgn),
             "obf" => Some(Format::Obf),
             "sheet" => Some(Format::Sheet),
             _ => None,
@@ -113,6 +125,10 @@ impl Format {
             Some(Format::Wthor)
         } else if ggf::sniff(head) {
             Some(Format::Ggf)
+        } else if sgf::sniff(head) {
+            Some(Format::Sgf)
+        } else if pgn::sniff(head) {
+            Some(Format::Pgn)
         } else if obf::sniff(head) {
             Some(Format::Obf)
         } else if sheet::sniff(head) {
@@ -132,6 +148,8 @@ impl Format {
         match self {
             Format::Wthor => Box::new(wthor::Reader::new(input, None)),
             Format::Ggf => Box::new(ggf::Reader::new(input)),
+            Format::Sgf => Box::new(sgf::Reader::new(input)),
+            Format::Pgn => Box::new(pgn::Reader::new(input)),
             Format::Obf => Box::new(obf::Reader::new(input)),
             Format::Sheet => Box::new(sheet::Reader::new(input)),
             Format::Transcript => Box::new(transcript::Reader::new(input)),
@@ -192,9 +210,11 @@ impl Format {
                     "{self} is not written as rows of text"
                 )))
             }
-            Format::Transcript | Format::Ggf | Format::Sheet => {
+            Format::Transcript | Format::Ggf | Format::Sgf | Format::Pgn | Format::Sheet => {
                 let write = match self {
                     Format::Ggf => ggf::write_record,
+                    Format::Sgf => sgf::write_record,
+                    Format::Pgn => pgn::write_record,
                     Format::Sheet => sheet::write_record,
                     _ => transcript::write_record,
                 };
@@ -223,6 +243,8 @@ impl Format {
             Format::Jsonl => jsonl::losses(record, out),
             Format::Wthor => wthor::losses(record, out),
             Format::Ggf => ggf::losses(record, out),
+            Format::Sgf => sgf::losses(record, out),
+            Format::Pgn => pgn::losses(record, out),
             Format::Sheet => sheet::losses(record, out),
             Format::Obf => {}
         }
