@@ -1,0 +1,16 @@
+//! The pgn reader on arbitrary bytes: never a panic; every game
+//! written reads back.
+#![no_main]
+
+use kifu::formats::pgn;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    for game in pgn::Reader::new(data).flatten() {
+        let _ = game.replay();
+        let mut text = String::new();
+        pgn::write_record(&game, &mut text);
+        let again: Vec<_> = pgn::Reader::new(text.as_bytes()).flatten().collect();
+        assert!(!again.is_empty(), "a written game reads back");
+    }
+});
