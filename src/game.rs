@@ -113,9 +113,10 @@ pub struct Ply {
 #[derive(Clone, Debug)]
 pub struct Replay {
     position: Position,
-    tokens: usize,
     placed: u32,
     passes: u32,
+    /// Passes written in the record; with `placed`, the tokens accepted.
+    explicit_passes: u32,
     ended: bool,
 }
 
@@ -199,6 +200,7 @@ pub struct Score {
 
 impl Score {
     /// Counts a board.
+    #[inline]
     #[must_use]
     pub fn of(board: &Board) -> Score {
         let black = board.black().count() as u8;
@@ -207,6 +209,7 @@ impl Score {
     }
 
     /// The score from raw disc counts (`black + white <= 64`).
+    #[inline]
     #[must_use]
     pub fn from_discs(black: u8, white: u8) -> Score {
         let empties = 64u8.saturating_sub(black.saturating_add(white));
@@ -264,36 +267,41 @@ pub struct Finish {
 
 impl Replay {
     /// Starts from `position`.
+    #[inline]
     #[must_use]
     pub fn new(position: Position) -> Replay {
         Replay {
             position,
-            tokens: 0,
             placed: 0,
             passes: 0,
+            explicit_passes: 0,
             ended: false,
         }
     }
 
     /// The current position.
+    #[inline]
     #[must_use]
     pub fn position(&self) -> &Position {
         &self.position
     }
 
     /// Move tokens accepted so far (explicit passes included).
+    #[inline]
     #[must_use]
     pub fn tokens(&self) -> usize {
-        self.tokens
+        self.placed as usize + self.explicit_passes as usize
     }
 
     /// Discs placed so far.
+    #[inline]
     #[must_use]
     pub fn placed(&self) -> u32 {
         self.placed
     }
 
     /// Passes so far.
+    #[inline]
     #[must_use]
     pub fn passes(&self) -> u32 {
         self.passes
@@ -301,7 +309,7 @@ impl Replay {
 
     fn error(&self, color: Color, token: String, kind: ReplayErrorKind) -> ReplayError {
         ReplayError {
-            number: self.tokens + 1,
+            number: self.tokens() + 1,
             color,
             token,
             kind,
@@ -309,7 +317,15 @@ impl Replay {
     }
 
     /// Records a token that is not a move at all (`i9`, `zz`).
+    #[inline]
     pub fn unreadable(&self, token: &str) -> ReplayError {
+        // By value, so that `self` can live in registers in the caller.
+        self.clone().unreadable_cold(token)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unreadable_cold(self, token: &str) -> ReplayError {
         self.error(
             self.position.side_to_move(),
             token.to_owned(),
@@ -338,7 +354,8 @@ impl Replay {
         if (p | o) & bit == 0 && color.is_none_or(|c| c == mover) {
             let f = flips(p, o, square);
             if f != 0 {
-                self.commit(p, o, bit, f);
+                self.position.apply_relative(p | f | bit, o ^ f);
+                self.placed += 1;
                 return Ok(Ply {
                     color: mover,
                     mv: Move::Play(square),
@@ -347,24 +364,21 @@ impl Replay {
                 });
             }
         }
-        self.place_slow(square, color, p, o)
+        // The rare cases work on a copy: were `self` handed to a function
+        // that is not inlined, the caller would have to keep the replay in
+        // memory instead of registers on every move.
+        let mut state = self.clone();
+        let result = state.place_slow(square, color);
+        *self = state;
+        result
     }
 
-    #[inline]
-    fn commit(&mut self, p: u64, o: u64, bit: u64, f: u64) {
-        self.position.apply_relative(p | f | bit, o ^ f);
-        self.tokens += 1;
-        self.placed += 1;
-    }
-
+    /// A move that is not a legal move of the side to move: an implicit
+    /// pass before a move of the other side, or an error.
     #[cold]
-    fn place_slow(
-        &mut self,
-        square: Square,
-        color: Option<Color>,
-        p: u64,
-        o: u64,
-    ) -> Result<Ply, ReplayError> {
+    #[inline(never)]
+    fn place_slow(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {
+        let (p, o) = self.position.relative();
         let mover = self.position.side_to_move();
         let token = square.to_string();
         if self.ended || (moves(p, o) == 0 && moves(o, p) == 0) {
@@ -398,8 +412,9 @@ impl Replay {
             return Err(self.error(other, token, ReplayErrorKind::FlipsNothing));
         }
         self.position.pass();
+        self.position.apply_relative(o | f | bit, p ^ f);
         self.passes += 1;
-        self.commit(o, p, bit, f);
+        self.placed += 1;
         Ok(Ply {
             color: other,
             mv: Move::Play(square),
@@ -409,7 +424,17 @@ impl Replay {
     }
 
     /// Plays an explicit pass; see [`Replay::play`].
+    #[inline]
     pub fn explicit_pass(&mut self, color: Option<Color>) -> Result<Ply, ReplayError> {
+        // On a copy, as in `place`.
+        let mut state = self.clone();
+        let result = state.explicit_pass_slow(color);
+        *self = state;
+        result
+    }
+
+    #[inline(never)]
+    fn explicit_pass_slow(&mut self, color: Option<Color>) -> Result<Ply, ReplayError> {
         let (p, o) = self.position.relative();
         let mover = self.position.side_to_move();
         let token = "pass".to_owned();
@@ -430,7 +455,7 @@ impl Replay {
             ));
         }
         self.position.pass();
-        self.tokens += 1;
+        self.explicit_passes += 1;
         self.passes += 1;
         Ok(Ply {
             color: mover,
@@ -441,6 +466,7 @@ impl Replay {
     }
 
     /// Ends the replay: complete if neither side can move, else incomplete.
+    #[inline]
     #[must_use]
     pub fn finish(&self) -> Finish {
         let status = if self.position.is_game_over() {
