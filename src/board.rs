@@ -44,63 +44,78 @@ impl fmt::Display for Color {
 }
 
 /// Discs on the board, by absolute colour.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+///
+/// Stored as the discs of one side (`first`), those of the other and the
+/// colour of the first: a [`Position`] keeps the side to move first, so
+/// playing a move never has to pick the discs by colour. Equality and
+/// hashing look at the colours only.
+#[derive(Clone, Copy)]
 pub struct Board {
-    black: Bitboard,
-    white: Bitboard,
+    first: u64,
+    second: u64,
+    first_color: Color,
 }
 
 impl Board {
     /// d5 and e4 Black, d4 and e5 White.
     pub const START: Board = Board {
-        black: Bitboard(0x0000_0008_1000_0000),
-        white: Bitboard(0x0000_0010_0800_0000),
+        first: 0x0000_0008_1000_0000,
+        second: 0x0000_0010_0800_0000,
+        first_color: Color::Black,
     };
 
     /// A board from two disjoint sets of discs; `None` if they overlap.
     #[must_use]
     pub const fn new(black: Bitboard, white: Bitboard) -> Option<Board> {
         if black.0 & white.0 == 0 {
-            Some(Board { black, white })
+            Some(Board {
+                first: black.0,
+                second: white.0,
+                first_color: Color::Black,
+            })
         } else {
             None
         }
     }
 
     /// Black's discs.
+    #[inline]
     #[must_use]
     pub const fn black(&self) -> Bitboard {
-        self.black
+        self.discs(Color::Black)
     }
 
     /// White's discs.
+    #[inline]
     #[must_use]
     pub const fn white(&self) -> Bitboard {
-        self.white
+        self.discs(Color::White)
     }
 
     /// The discs of one side.
+    #[inline]
     #[must_use]
     pub const fn discs(&self, color: Color) -> Bitboard {
-        match color {
-            Color::Black => self.black,
-            Color::White => self.white,
+        match (color, self.first_color) {
+            (Color::Black, Color::Black) | (Color::White, Color::White) => Bitboard(self.first),
+            _ => Bitboard(self.second),
         }
     }
 
     /// Squares without a disc.
+    #[inline]
     #[must_use]
     pub const fn empty(&self) -> Bitboard {
-        Bitboard(!(self.black.0 | self.white.0))
+        Bitboard(!(self.first | self.second))
     }
 
     /// The colour of the disc on `square`, if any.
     #[must_use]
     pub const fn get(&self, square: Square) -> Option<Color> {
-        if self.black.contains(square) {
-            Some(Color::Black)
-        } else if self.white.contains(square) {
-            Some(Color::White)
+        if self.first & square.mask() != 0 {
+            Some(self.first_color)
+        } else if self.second & square.mask() != 0 {
+            Some(self.first_color.opponent())
         } else {
             None
         }
@@ -110,8 +125,9 @@ impl Board {
     #[must_use]
     pub const fn swapped(&self) -> Board {
         Board {
-            black: self.white,
-            white: self.black,
+            first: self.first,
+            second: self.second,
+            first_color: self.first_color.opponent(),
         }
     }
 
@@ -119,9 +135,47 @@ impl Board {
     #[must_use]
     pub fn transform(&self, symmetry: crate::Symmetry) -> Board {
         Board {
-            black: Bitboard(symmetry.apply(self.black.0)),
-            white: Bitboard(symmetry.apply(self.white.0)),
+            first: symmetry.apply(self.first),
+            second: symmetry.apply(self.second),
+            first_color: self.first_color,
         }
+    }
+
+    /// The same discs stored with `color` first.
+    #[inline]
+    const fn oriented(self, color: Color) -> Board {
+        match (color, self.first_color) {
+            (Color::Black, Color::Black) | (Color::White, Color::White) => self,
+            _ => Board {
+                first: self.second,
+                second: self.first,
+                first_color: color,
+            },
+        }
+    }
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.black() == other.black() && self.white() == other.white()
+    }
+}
+
+impl Eq for Board {}
+
+impl std::hash::Hash for Board {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.black().hash(state);
+        self.white().hash(state);
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Board")
+            .field("black", &self.black())
+            .field("white", &self.white())
+            .finish()
     }
 }
 
@@ -137,10 +191,35 @@ impl Board {
 /// assert_eq!(pos.board().black().count(), 4);
 /// # Ok::<(), kifu::ParseSquareError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy)]
 pub struct Position {
+    /// Always stored with the side to move first: its `first_color` is the
+    /// side to move.
     board: Board,
-    side_to_move: Color,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board && self.side_to_move() == other.side_to_move()
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+        self.side_to_move().hash(state);
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("board", &self.board)
+            .field("side_to_move", &self.side_to_move())
+            .finish()
+    }
 }
 
 /// Why a move cannot be played in a position.
@@ -156,53 +235,37 @@ impl Position {
     /// The standard start, Black to move.
     #[must_use]
     pub const fn start() -> Position {
-        Position {
-            board: Board::START,
-            side_to_move: Color::Black,
-        }
+        Position::new(Board::START, Color::Black)
     }
 
     /// A position from a board and the side to move.
+    #[inline]
     #[must_use]
     pub const fn new(board: Board, side_to_move: Color) -> Position {
         Position {
-            board,
-            side_to_move,
+            board: board.oriented(side_to_move),
         }
     }
 
     /// The discs.
+    #[inline]
     #[must_use]
     pub const fn board(&self) -> &Board {
         &self.board
     }
 
     /// Whose turn it is.
+    #[inline]
     #[must_use]
     pub const fn side_to_move(&self) -> Color {
-        self.side_to_move
+        self.board.first_color
     }
 
     /// Discs of the side to move and of its opponent.
     #[inline]
     #[must_use]
     pub const fn relative(&self) -> (u64, u64) {
-        match self.side_to_move {
-            Color::Black => (self.board.black.0, self.board.white.0),
-            Color::White => (self.board.white.0, self.board.black.0),
-        }
-    }
-
-    #[inline]
-    fn set_relative(&mut self, player: u64, opponent: u64) {
-        let (black, white) = match self.side_to_move {
-            Color::Black => (player, opponent),
-            Color::White => (opponent, player),
-        };
-        self.board = Board {
-            black: Bitboard(black),
-            white: Bitboard(white),
-        };
+        (self.board.first, self.board.second)
     }
 
     /// Sets the discs after a move of the side to move (relative to it)
@@ -210,11 +273,15 @@ impl Position {
     #[inline]
     pub(crate) fn apply_relative(&mut self, player: u64, opponent: u64) {
         debug_assert_eq!(player & opponent, 0);
-        self.set_relative(player, opponent);
-        self.side_to_move = self.side_to_move.opponent();
+        self.board = Board {
+            first: opponent,
+            second: player,
+            first_color: self.board.first_color.opponent(),
+        };
     }
 
     /// Squares where the side to move may play.
+    #[inline]
     #[must_use]
     pub fn legal_moves(&self) -> Bitboard {
         let (p, o) = self.relative();
@@ -222,6 +289,7 @@ impl Position {
     }
 
     /// Whether the side to move has a legal move.
+    #[inline]
     #[must_use]
     pub fn has_moves(&self) -> bool {
         let (p, o) = self.relative();
@@ -229,6 +297,7 @@ impl Position {
     }
 
     /// Whether the opponent of the side to move has a legal move.
+    #[inline]
     #[must_use]
     pub fn opponent_has_moves(&self) -> bool {
         let (p, o) = self.relative();
@@ -257,6 +326,7 @@ impl Position {
     /// Plays a disc for the side to move and hands the turn over.
     ///
     /// On error the position is unchanged.
+    #[inline]
     pub fn play(&mut self, square: Square) -> Result<Bitboard, IllegalMove> {
         let (p, o) = self.relative();
         let bit = square.mask();
@@ -267,22 +337,22 @@ impl Position {
         if f == 0 {
             return Err(IllegalMove::FlipsNothing);
         }
-        self.set_relative(p | f | bit, o ^ f);
-        self.side_to_move = self.side_to_move.opponent();
+        self.apply_relative(p | f | bit, o ^ f);
         Ok(Bitboard(f))
     }
 
     /// Hands the turn over without a move (no legality check).
+    #[inline]
     pub fn pass(&mut self) {
-        self.side_to_move = self.side_to_move.opponent();
+        self.board = self.board.oriented(self.side_to_move().opponent());
     }
 
     /// The position with the colours of discs and side to move swapped.
     #[must_use]
     pub const fn swapped(&self) -> Position {
+        // The side to move keeps its discs, under the other colour.
         Position {
             board: self.board.swapped(),
-            side_to_move: self.side_to_move.opponent(),
         }
     }
 }
@@ -325,10 +395,30 @@ pub fn moves(player: u64, opponent: u64) -> u64 {
 /// Alternating the two kinds matters: with four like rays side by side the
 /// compiler packs them into SSE registers, and moving the discs between
 /// scalar and vector registers doubles the latency of a move.
-const RAYS: Rays = Rays(build_rays());
+///
+/// `doubled[i]` is `2 << i` for a bit index `i` below 64 and zero for the
+/// other indices (127 stands for "no bit"), a table lookup instead of two
+/// shifts in [`flips`]; it follows the rays so one base address serves both.
+#[repr(C, align(64))]
+struct Tables {
+    rays: [[u64; 8]; 64],
+    doubled: [u64; 128],
+}
 
-#[repr(align(64))]
-struct Rays([[u64; 8]; 64]);
+const TABLES: Tables = Tables {
+    rays: build_rays(),
+    doubled: build_doubled(),
+};
+
+const fn build_doubled() -> [u64; 128] {
+    let mut t = [0u64; 128];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = 2u64.wrapping_shl(i as u32);
+        i += 1;
+    }
+    t
+}
 
 const fn build_rays() -> [[u64; 8]; 64] {
     const STEPS: [(i8, i8); 8] = [
@@ -370,10 +460,10 @@ const fn build_rays() -> [[u64; 8]; 64] {
 /// if it holds a player disc (the outflank), the opponent discs before it
 /// flip. Branch-free: towards higher indices the first such square is the
 /// lowest set bit of `ray & !opponent`, towards lower ones the highest.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
-    let rays = &RAYS.0[square.index() & 63];
+    let rays = &TABLES.rays[square.index() & 63];
     // Towards higher indices: the lowest blocker is `b & -b`; an outflank
     // `x` flips the ray below it, `x - 1`, and nothing when `x` is zero.
     let up = |ray: u64| {
@@ -382,13 +472,15 @@ pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
         outflank.wrapping_sub(u64::from(outflank != 0)) & ray
     };
     // Towards lower indices: the highest blocker; an outflank `x` flips the
-    // ray above it, `-2x`. Without blockers the shift gives bit 63, which
-    // no such ray holds, and `2x` wraps to zero.
+    // ray above it, `-2x`. With `2x` looked up by the blocker's index
+    // (`63 ^ lz` is what `bsr` gives, 127 without a blocker, whose entry is
+    // zero) and tested against the player's discs shifted alike.
+    let doubled_player = player << 1;
     let down = |ray: u64| {
         let blockers = ray & !opponent;
-        // `63 ^ lz` is the index of the highest bit (`bsr`), 127 without.
-        let outflank = 1u64.wrapping_shl(63 ^ blockers.leading_zeros()) & player;
-        outflank.wrapping_shl(1).wrapping_neg() & ray
+        let index = (63 ^ blockers.leading_zeros()) as usize;
+        let outflank2 = TABLES.doubled[index] & doubled_player;
+        outflank2.wrapping_neg() & ray
     };
     (up(rays[0]) | down(rays[1]))
         | (up(rays[2]) | down(rays[3]))

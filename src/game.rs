@@ -113,7 +113,9 @@ pub struct Ply {
 #[derive(Clone, Debug)]
 pub struct Replay {
     position: Position,
-    placed: u32,
+    /// Discs on the starting board: each placed disc adds one, so the
+    /// count of discs placed needs no counter on the hot path.
+    start_discs: u32,
     passes: u32,
     /// Passes written in the record; with `placed`, the tokens accepted.
     explicit_passes: u32,
@@ -272,7 +274,7 @@ impl Replay {
     pub fn new(position: Position) -> Replay {
         Replay {
             position,
-            placed: 0,
+            start_discs: 64 - position.board().empty().count(),
             passes: 0,
             explicit_passes: 0,
             ended: false,
@@ -290,14 +292,14 @@ impl Replay {
     #[inline]
     #[must_use]
     pub fn tokens(&self) -> usize {
-        self.placed as usize + self.explicit_passes as usize
+        self.placed() as usize + self.explicit_passes as usize
     }
 
     /// Discs placed so far.
     #[inline]
     #[must_use]
     pub fn placed(&self) -> u32 {
-        self.placed
+        64 - self.position.board().empty().count() - self.start_discs
     }
 
     /// Passes so far.
@@ -337,7 +339,7 @@ impl Replay {
     /// says makes it (letter case, a sign, a `B`/`W` tag), if it says.
     ///
     /// On error nothing changes, so the position stays the last legal one.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, mv: Move, color: Option<Color>) -> Result<Ply, ReplayError> {
         match mv {
             Move::Play(square) => self.place(square, color),
@@ -346,7 +348,7 @@ impl Replay {
     }
 
     /// Places a disc; see [`Replay::play`].
-    #[inline]
+    #[inline(always)]
     pub fn place(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {
         let (p, o) = self.position.relative();
         let bit = square.mask();
@@ -355,7 +357,6 @@ impl Replay {
             let f = flips(p, o, square);
             if f != 0 {
                 self.position.apply_relative(p | f | bit, o ^ f);
-                self.placed += 1;
                 return Ok(Ply {
                     color: mover,
                     mv: Move::Play(square),
@@ -414,7 +415,6 @@ impl Replay {
         self.position.pass();
         self.position.apply_relative(o | f | bit, p ^ f);
         self.passes += 1;
-        self.placed += 1;
         Ok(Ply {
             color: other,
             mv: Move::Play(square),
@@ -477,7 +477,7 @@ impl Replay {
         Finish {
             position: self.position,
             score: Score::of(self.position.board()),
-            placed: self.placed,
+            placed: self.placed(),
             passes: self.passes,
             status,
         }
