@@ -329,7 +329,7 @@ impl Position {
     #[inline]
     pub fn play(&mut self, square: Square) -> Result<Bitboard, IllegalMove> {
         let (p, o) = self.relative();
-        let bit = square.mask();
+        let bit = square_bit(square);
         if (p | o) & bit != 0 {
             return Err(IllegalMove::Occupied);
         }
@@ -388,55 +388,65 @@ pub fn moves(player: u64, opponent: u64) -> u64 {
     m & empty
 }
 
-/// The rays from each square in the eight directions, excluding the square
-/// itself, one cache line per square. Even entries go towards higher
-/// indices (E, SW, S, SE), odd ones towards lower indices (W, NE, N, NW).
-///
-/// Alternating the two kinds matters: with four like rays side by side the
-/// compiler packs them into SSE registers, and moving the discs between
-/// scalar and vector registers doubles the latency of a move.
-///
-/// `doubled[i]` is `2 << i` for a bit index `i` below 64 and zero for the
-/// other indices (127 stands for "no bit"), a table lookup instead of two
-/// shifts in [`flips`]; it follows the rays so one base address serves both.
+/// Tables for [`flips`], laid out so that one base register and the square
+/// index reach all of them (`base + 8 * square + constant`).
 #[repr(C, align(64))]
 struct Tables {
-    rays: [[u64; 8]; 64],
+    /// `rays[d][s]`: the squares from `s` in direction `d`, excluding `s`.
+    /// Directions 0–3 go towards higher indices (E, SW, S, SE), 4–7
+    /// towards lower ones (W, NE, N, NW).
+    rays: [[u64; 64]; 8],
+    /// `bits[s]`: the square `s` itself.
+    bits: [u64; 64],
+    /// `doubled[i]`: `2 << i` for a bit index `i` below 64, zero for the
+    /// other indices (127 stands for "no bit").
     doubled: [u64; 128],
 }
 
 const TABLES: Tables = Tables {
     rays: build_rays(),
+    bits: build_bits(1),
     doubled: build_doubled(),
 };
 
-const fn build_doubled() -> [u64; 128] {
-    let mut t = [0u64; 128];
+const fn build_bits(unit: u64) -> [u64; 64] {
+    let mut t = [0u64; 64];
     let mut i = 0;
     while i < 64 {
-        t[i] = 2u64.wrapping_shl(i as u32);
+        t[i] = unit << i;
         i += 1;
     }
     t
 }
 
-const fn build_rays() -> [[u64; 8]; 64] {
+const fn build_doubled() -> [u64; 128] {
+    let mut t = [0u64; 128];
+    let bits = build_bits(2);
+    let mut i = 0;
+    while i < 64 {
+        t[i] = bits[i];
+        i += 1;
+    }
+    t
+}
+
+const fn build_rays() -> [[u64; 64]; 8] {
     const STEPS: [(i8, i8); 8] = [
         (1, 0),
-        (-1, 0),
         (-1, 1),
-        (1, -1),
         (0, 1),
-        (0, -1),
         (1, 1),
+        (-1, 0),
+        (1, -1),
+        (0, -1),
         (-1, -1),
     ];
-    let mut rays = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dc, dr) = STEPS[d];
+    let mut rays = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (dc, dr) = STEPS[d];
+        let mut sq = 0;
+        while sq < 64 {
             let mut c = (sq % 8) as i8 + dc;
             let mut r = (sq / 8) as i8 + dr;
             let mut mask = 0u64;
@@ -445,12 +455,19 @@ const fn build_rays() -> [[u64; 8]; 64] {
                 c += dc;
                 r += dr;
             }
-            rays[sq][d] = mask;
-            d += 1;
+            rays[d][sq] = mask;
+            sq += 1;
         }
-        sq += 1;
+        d += 1;
     }
     rays
+}
+
+/// The single-bit mask of `square`, from the table [`flips`] reads anyway
+/// (a load is cheaper than a shift by a variable on the hot path).
+#[inline(always)]
+pub(crate) fn square_bit(square: Square) -> u64 {
+    TABLES.bits[square.index() & 63]
 }
 
 /// The discs of `opponent` that `player` flips by playing on the empty
@@ -463,13 +480,14 @@ const fn build_rays() -> [[u64; 8]; 64] {
 #[inline(always)]
 #[must_use]
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
-    let rays = &TABLES.rays[square.index() & 63];
+    let s = square.index() & 63;
+    let rays = &TABLES.rays;
     // Towards higher indices: the lowest blocker is `b & -b`; an outflank
     // `x` flips the ray below it, `x - 1`, and nothing when `x` is zero.
     let up = |ray: u64| {
         let blockers = ray & !opponent;
         let outflank = blockers.wrapping_neg() & blockers & player;
-        outflank.wrapping_sub(u64::from(outflank != 0)) & ray
+        scalar(outflank.wrapping_sub(u64::from(outflank != 0)) & ray)
     };
     // Towards lower indices: the highest blocker; an outflank `x` flips the
     // ray above it, `-2x`. With `2x` looked up by the blocker's index
@@ -480,11 +498,30 @@ pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
         let blockers = ray & !opponent;
         let index = (63 ^ blockers.leading_zeros()) as usize;
         let outflank2 = TABLES.doubled[index] & doubled_player;
-        outflank2.wrapping_neg() & ray
+        scalar(outflank2.wrapping_neg() & ray)
     };
-    (up(rays[0]) | down(rays[1]))
-        | (up(rays[2]) | down(rays[3]))
-        | ((up(rays[4]) | down(rays[5])) | (up(rays[6]) | down(rays[7])))
+    (up(rays[0][s]) | down(rays[4][s]))
+        | (up(rays[1][s]) | down(rays[5][s]))
+        | ((up(rays[2][s]) | down(rays[6][s])) | (up(rays[3][s]) | down(rays[7][s])))
+}
+
+/// Keeps `x` in a general-purpose register, opaque to the optimiser.
+///
+/// The eight rays of [`flips`] look alike, and with AVX2 (or even SSE2)
+/// enabled the compiler packs them into vector registers. That saves
+/// instructions but puts transfers and shuffles between the scalar and
+/// vector units on the path from one move to the next, which more than
+/// doubles the time of a replay. Hiding the flips of each ray from the
+/// optimiser keeps every ray scalar. It emits no instruction.
+#[inline(always)]
+fn scalar(mut x: u64) -> u64 {
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64"))]
+    // SAFETY: an empty assembly block that reads and writes one register;
+    // it touches no memory, stack or flags.
+    unsafe {
+        std::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+    }
+    x
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::{flips, moves};
+use crate::board::{flips, moves, square_bit};
 use crate::{Board, Color, Position, Square};
 
 /// A move as a game record states it.
@@ -351,7 +351,7 @@ impl Replay {
     #[inline(always)]
     pub fn place(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {
         let (p, o) = self.position.relative();
-        let bit = square.mask();
+        let bit = square_bit(square);
         let mover = self.position.side_to_move();
         if (p | o) & bit == 0 && color.is_none_or(|c| c == mover) {
             let f = flips(p, o, square);
