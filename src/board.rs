@@ -482,11 +482,13 @@ pub(crate) fn square_bit(square: Square) -> u64 {
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
     let s = square.index() & 63;
     let rays = &TABLES.rays;
-    // Towards higher indices: the lowest blocker is `b & -b`; an outflank
-    // `x` flips the ray below it, `x - 1`, and nothing when `x` is zero.
+    // Towards higher indices: the lowest blocker `b & -b`, which is also
+    // `-b & ray & player` when it is an outflank (above it, `-b` holds only
+    // squares outside the ray or opponent discs). An outflank `x` flips the
+    // ray below it, `x - 1`, and nothing when `x` is zero.
     let up = |ray: u64| {
         let blockers = ray & !opponent;
-        let outflank = blockers.wrapping_neg() & blockers & player;
+        let outflank = scalar(blockers.wrapping_neg() & ray) & player;
         scalar(outflank.wrapping_sub(u64::from(outflank != 0)) & ray)
     };
     // Towards lower indices: the highest blocker; an outflank `x` flips the
