@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! KIFU_CORPUS=/path/to/corpus cargo bench --bench replay
+//! KIFU_BENCH_CLOCK=cpu KIFU_CORPUS=/path/to/corpus cargo bench --bench replay
 //! ```
 //!
 //! Every `*.wtb` file under `$KIFU_CORPUS/wthor` (default
@@ -10,11 +11,23 @@
 //! [`kifu::Replay`] (every square, then `finish()`), which is what
 //! `validate` does per game: legality, implicit passes, the end and the
 //! score.
+//!
+//! - `replay/wthor`: games per second;
+//! - `replay/wthor_moves`: the same loop, in moves per second;
+//! - `engine/flips`, `engine/moves`: the two bitboard kernels alone, over
+//!   positions met in the first games.
+//!
+//! Criterion times wall-clock time. On a machine shared with other work,
+//! `KIFU_BENCH_CLOCK=cpu` times the CPU time of the benchmark thread
+//! instead (64-bit Linux), which is the speed of one core whoever else
+//! runs; those results are named `replay_cpu/…` and `engine_cpu/…`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{Criterion, SamplingMode, Throughput};
 use kifu::{Position, Replay, Square, Status};
 
 /// The WTHOR file header and one game record, in bytes.
@@ -124,64 +137,76 @@ fn replay_all(games: &[Vec<Square>]) -> u64 {
     sum
 }
 
-fn bench_replay(c: &mut Criterion) {
-    let Some(games) = load() else {
-        return;
-    };
-    let moves: usize = games.iter().map(Vec::len).sum();
-    let complete = {
-        let mut n = 0usize;
+/// The games, with counts for the report.
+struct Data {
+    games: Vec<Vec<Square>>,
+    moves: u64,
+    /// `(player, opponent, square)` before each move of the first games.
+    positions: Vec<(u64, u64, Square)>,
+}
+
+impl Data {
+    fn load() -> Option<Data> {
+        let games = load()?;
+        let moves = games.iter().map(|g| g.len() as u64).sum();
+        let mut complete = 0usize;
+        let mut positions = Vec::with_capacity(MICRO + 60);
         for game in &games {
             let mut replay = Replay::new(Position::start());
-            if game.iter().all(|&sq| replay.place(sq, None).is_ok())
-                && replay.finish().status == Status::Complete
-            {
-                n += 1;
+            let mut ok = true;
+            for &sq in game {
+                let (p, o) = replay.position().relative();
+                if replay.place(sq, None).is_err() {
+                    ok = false;
+                    break;
+                }
+                if positions.len() < MICRO {
+                    positions.push((p, o, sq));
+                }
+            }
+            if ok && replay.finish().status == Status::Complete {
+                complete += 1;
             }
         }
-        n
-    };
-    eprintln!(
-        "{} games, {} moves ({:.1} per game), {} complete",
-        games.len(),
-        moves,
-        moves as f64 / games.len() as f64,
-        complete
-    );
+        eprintln!(
+            "{} games, {} moves ({:.1} per game), {} complete",
+            games.len(),
+            moves,
+            moves as f64 / games.len() as f64,
+            complete
+        );
+        Some(Data {
+            games,
+            moves,
+            positions,
+        })
+    }
+}
 
-    let mut group = c.benchmark_group("replay");
+fn bench<M: Measurement>(c: &mut Criterion<M>, data: &Data, suffix: &str) {
+    let games = &data.games;
+    let mut group = c.benchmark_group(format!("replay{suffix}"));
+    // One pass over the corpus takes tens of milliseconds: time whole
+    // passes, the same number in every sample.
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(30);
     group.throughput(Throughput::Elements(games.len() as u64));
     group.bench_function("wthor", |b| {
-        b.iter(|| black_box(replay_all(black_box(&games))))
+        b.iter(|| black_box(replay_all(black_box(games))))
     });
-    group.throughput(Throughput::Elements(moves as u64));
+    group.throughput(Throughput::Elements(data.moves));
     group.bench_function("wthor_moves", |b| {
-        b.iter(|| black_box(replay_all(black_box(&games))))
+        b.iter(|| black_box(replay_all(black_box(games))))
     });
     group.finish();
 
-    // Positions met in the first games, for the micro benchmarks (a
-    // quarter of a million, which stay in cache).
-    let mut positions = Vec::with_capacity(MICRO + 60);
-    for game in &games {
-        if positions.len() >= MICRO {
-            break;
-        }
-        let mut pos = Position::start();
-        for &sq in game {
-            let (p, o) = pos.relative();
-            if pos.play(sq).is_err() {
-                break;
-            }
-            positions.push((p, o, sq));
-        }
-    }
-    let mut group = c.benchmark_group("engine");
+    let positions = &data.positions;
+    let mut group = c.benchmark_group(format!("engine{suffix}"));
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("flips", |b| {
         b.iter(|| {
             let mut acc = 0u64;
-            for &(p, o, sq) in black_box(&positions) {
+            for &(p, o, sq) in black_box(positions) {
                 acc ^= kifu::flips(p, o, sq);
             }
             black_box(acc)
@@ -190,7 +215,7 @@ fn bench_replay(c: &mut Criterion) {
     group.bench_function("moves", |b| {
         b.iter(|| {
             let mut acc = 0u64;
-            for &(p, o, _) in black_box(&positions) {
+            for &(p, o, _) in black_box(positions) {
                 acc ^= kifu::moves(p, o);
             }
             black_box(acc)
@@ -199,5 +224,88 @@ fn bench_replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_replay);
-criterion_main!(benches);
+/// CPU time of the calling thread.
+struct ThreadTime;
+
+impl Measurement for ThreadTime {
+    type Intermediate = Duration;
+    type Value = Duration;
+
+    fn start(&self) -> Duration {
+        thread_cpu_time()
+    }
+
+    fn end(&self, start: Duration) -> Duration {
+        thread_cpu_time().saturating_sub(start)
+    }
+
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, as for wall-clock time.
+        const WALL: &WallTime = &WallTime;
+        WALL.formatter()
+    }
+}
+
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn thread_cpu_time() -> Duration {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` from the C library std links, with a
+    // `struct timespec` laid out as on 64-bit Linux.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(
+        u64::try_from(t.tv_sec).unwrap_or(0),
+        u32::try_from(t.tv_nsec).unwrap_or(0),
+    )
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn thread_cpu_time() -> Duration {
+    unreachable!("thread CPU time is only read on 64-bit Linux")
+}
+
+fn main() {
+    let Some(data) = Data::load() else {
+        return;
+    };
+    let cpu = std::env::var("KIFU_BENCH_CLOCK").is_ok_and(|v| v == "cpu");
+    if cpu && cfg!(all(target_os = "linux", target_pointer_width = "64")) {
+        eprintln!("timing thread CPU time (KIFU_BENCH_CLOCK=cpu)");
+        let mut c = Criterion::default()
+            .with_measurement(ThreadTime)
+            .configure_from_args();
+        bench(&mut c, &data, "_cpu");
+        c.final_summary();
+    } else {
+        if cpu {
+            eprintln!("note: thread CPU time needs 64-bit Linux; timing wall-clock time");
+        }
+        let mut c = Criterion::default().configure_from_args();
+        bench(&mut c, &data, "");
+        c.final_summary();
+    }
+}

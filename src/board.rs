@@ -668,4 +668,64 @@ mod tests {
         assert_eq!(pos.board().get(sq("e5")), Some(Color::Black));
         assert_eq!(pos.side_to_move(), Color::White);
     }
+
+    fn hash_of<T: std::hash::Hash>(value: &T) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(value)
+    }
+
+    #[test]
+    fn board_compares_colours_whichever_side_is_stored_first() {
+        // After f5 White is to move, so the position stores White first.
+        let mut pos = Position::start();
+        pos.play(sq("f5")).unwrap();
+        let black = Bitboard(0x0000_0038_1000_0000);
+        let white = Bitboard(0x0000_0000_0800_0000);
+        let board = Board::new(black, white).unwrap();
+        assert_eq!((pos.board().black(), pos.board().white()), (black, white));
+        assert_eq!(pos.board().discs(Color::White), white);
+        assert_eq!(pos.board().empty(), Bitboard(!(black.0 | white.0)));
+        assert_eq!(*pos.board(), board);
+        assert_eq!(hash_of(pos.board()), hash_of(&board));
+        assert_eq!(format!("{:?}", pos.board()), format!("{board:?}"));
+        assert_eq!(pos, Position::new(board, Color::White));
+        assert_ne!(pos, Position::new(board, Color::Black));
+        assert_ne!(
+            hash_of(&pos),
+            hash_of(&Position::new(board, Color::Black)),
+            "the side to move is hashed"
+        );
+        assert_eq!(pos.relative(), (white.0, black.0));
+    }
+
+    #[test]
+    fn pass_and_swap_keep_the_discs() {
+        let mut pos = Position::start();
+        pos.play(sq("f5")).unwrap();
+        let board = *pos.board();
+        let mut passed = pos;
+        passed.pass();
+        assert_eq!(passed.side_to_move(), Color::Black);
+        assert_eq!(*passed.board(), board);
+        assert_eq!(passed.relative(), (board.black().0, board.white().0));
+        let swapped = pos.swapped();
+        assert_eq!(swapped.side_to_move(), Color::Black);
+        assert_eq!(swapped.board().black(), board.white());
+        assert_eq!(swapped.board().white(), board.black());
+        assert_eq!(*swapped.board(), board.swapped());
+        assert_eq!(swapped.swapped(), pos);
+        let turned = board.transform(crate::Symmetry::Rotate90);
+        for s in Square::all() {
+            let image = s.transform(crate::Symmetry::Rotate90);
+            assert_eq!(turned.get(image), board.get(s), "{s}");
+        }
+        assert_eq!(turned.black().count(), 4);
+    }
+
+    #[test]
+    fn square_bits_come_from_the_table() {
+        for s in Square::all() {
+            assert_eq!(square_bit(s), s.mask(), "{s}");
+        }
+    }
 }
