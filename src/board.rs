@@ -482,10 +482,11 @@ pub(crate) fn square_bit(square: Square) -> u64 {
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
     let s = square.index() & 63;
     let rays = &TABLES.rays;
-    // Towards higher indices: the lowest blocker `b & -b`, which is also
-    // `-b & ray & player` when it is an outflank (above it, `-b` holds only
-    // squares outside the ray or opponent discs). An outflank `x` flips the
-    // ray below it, `x - 1`, and nothing when `x` is zero.
+    // Towards higher indices: the lowest blocker is the lowest bit of `b`.
+    // `-b` keeps that bit, clears the ones below and, above it, is `!b`,
+    // which within the ray means opponent discs: `-b & ray & player` is
+    // the outflank, or zero. An outflank `x` flips the ray below it,
+    // `x - 1`, and nothing when `x` is zero.
     let up = |ray: u64| {
         let blockers = ray & !opponent;
         let outflank = scalar(blockers.wrapping_neg() & ray) & player;
@@ -517,7 +518,7 @@ pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
 /// optimiser keeps every ray scalar. It emits no instruction.
 #[inline(always)]
 fn scalar(mut x: u64) -> u64 {
-    #[cfg(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64"))]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     // SAFETY: an empty assembly block that reads and writes one register;
     // it touches no memory, stack or flags.
     unsafe {
