@@ -1,1 +1,311 @@
-fn main() {}
+//! Replay speed on the WTHOR games of the corpus.
+//!
+//! ```text
+//! KIFU_CORPUS=/path/to/corpus cargo bench --bench replay
+//! KIFU_BENCH_CLOCK=cpu KIFU_CORPUS=/path/to/corpus cargo bench --bench replay
+//! ```
+//!
+//! Every `*.wtb` file under `$KIFU_CORPUS/wthor` (default
+//! `../shared/corpus` next to the crate) is parsed here, outside the timed
+//! loops, into lists of squares. The timed loops replay them with
+//! [`kifu::Replay`] (every square, then `finish()`), which is what
+//! `validate` does per game: legality, implicit passes, the end and the
+//! score.
+//!
+//! - `replay/wthor`: games per second;
+//! - `replay/wthor_moves`: the same loop, in moves per second;
+//! - `engine/flips`, `engine/moves`: the two bitboard kernels alone, over
+//!   positions met in the first games.
+//!
+//! Criterion times wall-clock time. On a machine shared with other work,
+//! `KIFU_BENCH_CLOCK=cpu` times the CPU time of the benchmark thread
+//! instead (64-bit Linux), which is the speed of one core whoever else
+//! runs; those results are named `replay_cpu/…` and `engine_cpu/…`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{Criterion, SamplingMode, Throughput};
+use kifu::{Position, Replay, Square, Status};
+
+/// The WTHOR file header and one game record, in bytes.
+const HEADER: usize = 16;
+const RECORD: usize = 68;
+/// Where the 60 move bytes start in a record.
+const MOVES_AT: usize = 8;
+/// Positions for the micro benchmarks of `flips` and `moves`.
+const MICRO: usize = 250_000;
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
+    let wthor = dir.join("wthor");
+    wthor.is_dir().then_some(wthor)
+}
+
+fn wtb_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            wtb_files(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// The move lists of every game in a WTHOR file (moves up to the first 0
+/// byte; a byte that is not a square ends the game there too).
+fn parse_wtb(bytes: &[u8], games: &mut Vec<Vec<Square>>) {
+    let Some(body) = bytes.get(HEADER..) else {
+        return;
+    };
+    for record in body.chunks_exact(RECORD) {
+        let mut game = Vec::with_capacity(60);
+        for &b in &record[MOVES_AT..] {
+            let (row, col) = (b / 10, b % 10);
+            let square = (1..=8)
+                .contains(&row)
+                .then(|| Square::from_coords(col.wrapping_sub(1), row - 1))
+                .flatten();
+            match square {
+                Some(sq) => game.push(sq),
+                None => break,
+            }
+        }
+        games.push(game);
+    }
+}
+
+fn load() -> Option<Vec<Vec<Square>>> {
+    let Some(dir) = corpus() else {
+        eprintln!("note: no WTHOR corpus found (set KIFU_CORPUS); nothing to benchmark");
+        return None;
+    };
+    let mut files = Vec::new();
+    wtb_files(&dir, &mut files);
+    let mut games = Vec::new();
+    for path in &files {
+        match std::fs::read(path) {
+            Ok(bytes) => parse_wtb(&bytes, &mut games),
+            Err(e) => eprintln!("note: cannot read {}: {e}", path.display()),
+        }
+    }
+    if games.is_empty() {
+        eprintln!(
+            "note: no WTHOR games under {}; nothing to benchmark",
+            dir.display()
+        );
+        return None;
+    }
+    Some(games)
+}
+
+/// Replays every game; returns a checksum of scores and statuses so the
+/// work cannot be optimised away.
+#[inline(never)]
+fn replay_all(games: &[Vec<Square>]) -> u64 {
+    let mut sum = 0u64;
+    for game in games {
+        let mut replay = Replay::new(Position::start());
+        let mut ok = true;
+        for &sq in game {
+            if replay.place(sq, None).is_err() {
+                ok = false;
+                break;
+            }
+        }
+        let end = replay.finish();
+        let status = match (ok, end.status) {
+            (false, _) => 3,
+            (true, Status::Complete) => 1,
+            (true, _) => 2,
+        };
+        sum += u64::from(end.score.black_score) * 4 + status;
+    }
+    sum
+}
+
+/// The games, with counts for the report.
+struct Data {
+    games: Vec<Vec<Square>>,
+    moves: u64,
+    /// `(player, opponent, square)` before each move of the first games.
+    positions: Vec<(u64, u64, Square)>,
+}
+
+impl Data {
+    fn load() -> Option<Data> {
+        let games = load()?;
+        let moves = games.iter().map(|g| g.len() as u64).sum();
+        let mut complete = 0usize;
+        let mut positions = Vec::with_capacity(MICRO + 60);
+        for game in &games {
+            let mut replay = Replay::new(Position::start());
+            let mut ok = true;
+            for &sq in game {
+                let (p, o) = replay.position().relative();
+                if replay.place(sq, None).is_err() {
+                    ok = false;
+                    break;
+                }
+                if positions.len() < MICRO {
+                    positions.push((p, o, sq));
+                }
+            }
+            if ok && replay.finish().status == Status::Complete {
+                complete += 1;
+            }
+        }
+        eprintln!(
+            "{} games, {} moves ({:.1} per game), {} complete",
+            games.len(),
+            moves,
+            moves as f64 / games.len() as f64,
+            complete
+        );
+        Some(Data {
+            games,
+            moves,
+            positions,
+        })
+    }
+}
+
+fn bench<M: Measurement>(c: &mut Criterion<M>, data: &Data, suffix: &str) {
+    let games = &data.games;
+    let mut group = c.benchmark_group(format!("replay{suffix}"));
+    // One pass over the corpus takes tens of milliseconds: time whole
+    // passes, the same number in every sample.
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(30);
+    group.throughput(Throughput::Elements(games.len() as u64));
+    group.bench_function("wthor", |b| {
+        b.iter(|| black_box(replay_all(black_box(games))))
+    });
+    group.throughput(Throughput::Elements(data.moves));
+    group.bench_function("wthor_moves", |b| {
+        b.iter(|| black_box(replay_all(black_box(games))))
+    });
+    group.finish();
+
+    let positions = &data.positions;
+    let mut group = c.benchmark_group(format!("engine{suffix}"));
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("flips", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for &(p, o, sq) in black_box(positions) {
+                acc ^= kifu::flips(p, o, sq);
+            }
+            black_box(acc)
+        })
+    });
+    group.bench_function("moves", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for &(p, o, _) in black_box(positions) {
+                acc ^= kifu::moves(p, o);
+            }
+            black_box(acc)
+        })
+    });
+    group.finish();
+}
+
+/// CPU time of the calling thread.
+struct ThreadTime;
+
+impl Measurement for ThreadTime {
+    type Intermediate = Duration;
+    type Value = Duration;
+
+    fn start(&self) -> Duration {
+        thread_cpu_time()
+    }
+
+    fn end(&self, start: Duration) -> Duration {
+        thread_cpu_time().saturating_sub(start)
+    }
+
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, as for wall-clock time.
+        const WALL: &WallTime = &WallTime;
+        WALL.formatter()
+    }
+}
+
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn thread_cpu_time() -> Duration {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` from the C library std links, with a
+    // `struct timespec` laid out as on 64-bit Linux.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(
+        u64::try_from(t.tv_sec).unwrap_or(0),
+        u32::try_from(t.tv_nsec).unwrap_or(0),
+    )
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn thread_cpu_time() -> Duration {
+    unreachable!("thread CPU time is only read on 64-bit Linux")
+}
+
+fn main() {
+    let Some(data) = Data::load() else {
+        return;
+    };
+    let cpu = std::env::var("KIFU_BENCH_CLOCK").is_ok_and(|v| v == "cpu");
+    if cpu && cfg!(all(target_os = "linux", target_pointer_width = "64")) {
+        eprintln!("timing thread CPU time (KIFU_BENCH_CLOCK=cpu)");
+        let mut c = Criterion::default()
+            .with_measurement(ThreadTime)
+            .configure_from_args();
+        bench(&mut c, &data, "_cpu");
+        c.final_summary();
+    } else {
+        if cpu {
+            eprintln!("note: thread CPU time needs 64-bit Linux; timing wall-clock time");
+        }
+        let mut c = Criterion::default().configure_from_args();
+        bench(&mut c, &data, "");
+        c.final_summary();
+    }
+}

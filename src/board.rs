@@ -44,63 +44,78 @@ impl fmt::Display for Color {
 }
 
 /// Discs on the board, by absolute colour.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+///
+/// Stored as the discs of one side (`first`), those of the other and the
+/// colour of the first: a [`Position`] keeps the side to move first, so
+/// playing a move never has to pick the discs by colour. Equality and
+/// hashing look at the colours only.
+#[derive(Clone, Copy)]
 pub struct Board {
-    black: Bitboard,
-    white: Bitboard,
+    first: u64,
+    second: u64,
+    first_color: Color,
 }
 
 impl Board {
     /// d5 and e4 Black, d4 and e5 White.
     pub const START: Board = Board {
-        black: Bitboard(0x0000_0008_1000_0000),
-        white: Bitboard(0x0000_0010_0800_0000),
+        first: 0x0000_0008_1000_0000,
+        second: 0x0000_0010_0800_0000,
+        first_color: Color::Black,
     };
 
     /// A board from two disjoint sets of discs; `None` if they overlap.
     #[must_use]
     pub const fn new(black: Bitboard, white: Bitboard) -> Option<Board> {
         if black.0 & white.0 == 0 {
-            Some(Board { black, white })
+            Some(Board {
+                first: black.0,
+                second: white.0,
+                first_color: Color::Black,
+            })
         } else {
             None
         }
     }
 
     /// Black's discs.
+    #[inline]
     #[must_use]
     pub const fn black(&self) -> Bitboard {
-        self.black
+        self.discs(Color::Black)
     }
 
     /// White's discs.
+    #[inline]
     #[must_use]
     pub const fn white(&self) -> Bitboard {
-        self.white
+        self.discs(Color::White)
     }
 
     /// The discs of one side.
+    #[inline]
     #[must_use]
     pub const fn discs(&self, color: Color) -> Bitboard {
-        match color {
-            Color::Black => self.black,
-            Color::White => self.white,
+        match (color, self.first_color) {
+            (Color::Black, Color::Black) | (Color::White, Color::White) => Bitboard(self.first),
+            _ => Bitboard(self.second),
         }
     }
 
     /// Squares without a disc.
+    #[inline]
     #[must_use]
     pub const fn empty(&self) -> Bitboard {
-        Bitboard(!(self.black.0 | self.white.0))
+        Bitboard(!(self.first | self.second))
     }
 
     /// The colour of the disc on `square`, if any.
     #[must_use]
     pub const fn get(&self, square: Square) -> Option<Color> {
-        if self.black.contains(square) {
-            Some(Color::Black)
-        } else if self.white.contains(square) {
-            Some(Color::White)
+        if self.first & square.mask() != 0 {
+            Some(self.first_color)
+        } else if self.second & square.mask() != 0 {
+            Some(self.first_color.opponent())
         } else {
             None
         }
@@ -110,8 +125,9 @@ impl Board {
     #[must_use]
     pub const fn swapped(&self) -> Board {
         Board {
-            black: self.white,
-            white: self.black,
+            first: self.first,
+            second: self.second,
+            first_color: self.first_color.opponent(),
         }
     }
 
@@ -119,9 +135,47 @@ impl Board {
     #[must_use]
     pub fn transform(&self, symmetry: crate::Symmetry) -> Board {
         Board {
-            black: Bitboard(symmetry.apply(self.black.0)),
-            white: Bitboard(symmetry.apply(self.white.0)),
+            first: symmetry.apply(self.first),
+            second: symmetry.apply(self.second),
+            first_color: self.first_color,
         }
+    }
+
+    /// The same discs stored with `color` first.
+    #[inline]
+    const fn oriented(self, color: Color) -> Board {
+        match (color, self.first_color) {
+            (Color::Black, Color::Black) | (Color::White, Color::White) => self,
+            _ => Board {
+                first: self.second,
+                second: self.first,
+                first_color: color,
+            },
+        }
+    }
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.black() == other.black() && self.white() == other.white()
+    }
+}
+
+impl Eq for Board {}
+
+impl std::hash::Hash for Board {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.black().hash(state);
+        self.white().hash(state);
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Board")
+            .field("black", &self.black())
+            .field("white", &self.white())
+            .finish()
     }
 }
 
@@ -137,10 +191,35 @@ impl Board {
 /// assert_eq!(pos.board().black().count(), 4);
 /// # Ok::<(), kifu::ParseSquareError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy)]
 pub struct Position {
+    /// Always stored with the side to move first: its `first_color` is the
+    /// side to move.
     board: Board,
-    side_to_move: Color,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board && self.side_to_move() == other.side_to_move()
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+        self.side_to_move().hash(state);
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("board", &self.board)
+            .field("side_to_move", &self.side_to_move())
+            .finish()
+    }
 }
 
 /// Why a move cannot be played in a position.
@@ -156,53 +235,37 @@ impl Position {
     /// The standard start, Black to move.
     #[must_use]
     pub const fn start() -> Position {
-        Position {
-            board: Board::START,
-            side_to_move: Color::Black,
-        }
+        Position::new(Board::START, Color::Black)
     }
 
     /// A position from a board and the side to move.
+    #[inline]
     #[must_use]
     pub const fn new(board: Board, side_to_move: Color) -> Position {
         Position {
-            board,
-            side_to_move,
+            board: board.oriented(side_to_move),
         }
     }
 
     /// The discs.
+    #[inline]
     #[must_use]
     pub const fn board(&self) -> &Board {
         &self.board
     }
 
     /// Whose turn it is.
+    #[inline]
     #[must_use]
     pub const fn side_to_move(&self) -> Color {
-        self.side_to_move
+        self.board.first_color
     }
 
     /// Discs of the side to move and of its opponent.
     #[inline]
     #[must_use]
     pub const fn relative(&self) -> (u64, u64) {
-        match self.side_to_move {
-            Color::Black => (self.board.black.0, self.board.white.0),
-            Color::White => (self.board.white.0, self.board.black.0),
-        }
-    }
-
-    #[inline]
-    fn set_relative(&mut self, player: u64, opponent: u64) {
-        let (black, white) = match self.side_to_move {
-            Color::Black => (player, opponent),
-            Color::White => (opponent, player),
-        };
-        self.board = Board {
-            black: Bitboard(black),
-            white: Bitboard(white),
-        };
+        (self.board.first, self.board.second)
     }
 
     /// Sets the discs after a move of the side to move (relative to it)
@@ -210,11 +273,15 @@ impl Position {
     #[inline]
     pub(crate) fn apply_relative(&mut self, player: u64, opponent: u64) {
         debug_assert_eq!(player & opponent, 0);
-        self.set_relative(player, opponent);
-        self.side_to_move = self.side_to_move.opponent();
+        self.board = Board {
+            first: opponent,
+            second: player,
+            first_color: self.board.first_color.opponent(),
+        };
     }
 
     /// Squares where the side to move may play.
+    #[inline]
     #[must_use]
     pub fn legal_moves(&self) -> Bitboard {
         let (p, o) = self.relative();
@@ -222,6 +289,7 @@ impl Position {
     }
 
     /// Whether the side to move has a legal move.
+    #[inline]
     #[must_use]
     pub fn has_moves(&self) -> bool {
         let (p, o) = self.relative();
@@ -229,6 +297,7 @@ impl Position {
     }
 
     /// Whether the opponent of the side to move has a legal move.
+    #[inline]
     #[must_use]
     pub fn opponent_has_moves(&self) -> bool {
         let (p, o) = self.relative();
@@ -237,9 +306,11 @@ impl Position {
 
     /// Whether neither side can move.
     #[must_use]
+    #[inline]
     pub fn is_game_over(&self) -> bool {
         let (p, o) = self.relative();
-        moves(p, o) == 0 && moves(o, p) == 0
+        // Most games end on a full board: no need for the move generator.
+        (p | o) == u64::MAX || (moves(p, o) == 0 && moves(o, p) == 0)
     }
 
     /// The discs a move on `square` would flip (empty if illegal).
@@ -255,9 +326,10 @@ impl Position {
     /// Plays a disc for the side to move and hands the turn over.
     ///
     /// On error the position is unchanged.
+    #[inline]
     pub fn play(&mut self, square: Square) -> Result<Bitboard, IllegalMove> {
         let (p, o) = self.relative();
-        let bit = square.mask();
+        let bit = square_bit(square);
         if (p | o) & bit != 0 {
             return Err(IllegalMove::Occupied);
         }
@@ -265,22 +337,22 @@ impl Position {
         if f == 0 {
             return Err(IllegalMove::FlipsNothing);
         }
-        self.set_relative(p | f | bit, o ^ f);
-        self.side_to_move = self.side_to_move.opponent();
+        self.apply_relative(p | f | bit, o ^ f);
         Ok(Bitboard(f))
     }
 
     /// Hands the turn over without a move (no legality check).
+    #[inline]
     pub fn pass(&mut self) {
-        self.side_to_move = self.side_to_move.opponent();
+        self.board = self.board.oriented(self.side_to_move().opponent());
     }
 
     /// The position with the colours of discs and side to move swapped.
     #[must_use]
     pub const fn swapped(&self) -> Position {
+        // The side to move keeps its discs, under the other colour.
         Position {
             board: self.board.swapped(),
-            side_to_move: self.side_to_move.opponent(),
         }
     }
 }
@@ -316,12 +388,49 @@ pub fn moves(player: u64, opponent: u64) -> u64 {
     m & empty
 }
 
-/// The rays from each square in each of the eight directions, excluding the
-/// square itself. Directions 0–3 go towards higher indices (E, SW, S, SE),
-/// 4–7 towards lower ones (W, NE, N, NW).
-const RAYS: [[u64; 8]; 64] = build_rays();
+/// Tables for [`flips`], laid out so that one base register and the square
+/// index reach all of them (`base + 8 * square + constant`).
+#[repr(C, align(64))]
+struct Tables {
+    /// `rays[d][s]`: the squares from `s` in direction `d`, excluding `s`.
+    /// Directions 0–3 go towards higher indices (E, SW, S, SE), 4–7
+    /// towards lower ones (W, NE, N, NW).
+    rays: [[u64; 64]; 8],
+    /// `bits[s]`: the square `s` itself.
+    bits: [u64; 64],
+    /// `doubled[i]`: `2 << i` for a bit index `i` below 64, zero for the
+    /// other indices (127 stands for "no bit").
+    doubled: [u64; 128],
+}
 
-const fn build_rays() -> [[u64; 8]; 64] {
+const TABLES: Tables = Tables {
+    rays: build_rays(),
+    bits: build_bits(1),
+    doubled: build_doubled(),
+};
+
+const fn build_bits(unit: u64) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = unit << i;
+        i += 1;
+    }
+    t
+}
+
+const fn build_doubled() -> [u64; 128] {
+    let mut t = [0u64; 128];
+    let bits = build_bits(2);
+    let mut i = 0;
+    while i < 64 {
+        t[i] = bits[i];
+        i += 1;
+    }
+    t
+}
+
+const fn build_rays() -> [[u64; 64]; 8] {
     const STEPS: [(i8, i8); 8] = [
         (1, 0),
         (-1, 1),
@@ -332,12 +441,12 @@ const fn build_rays() -> [[u64; 8]; 64] {
         (0, -1),
         (-1, -1),
     ];
-    let mut rays = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dc, dr) = STEPS[d];
+    let mut rays = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (dc, dr) = STEPS[d];
+        let mut sq = 0;
+        while sq < 64 {
             let mut c = (sq % 8) as i8 + dc;
             let mut r = (sq / 8) as i8 + dr;
             let mut mask = 0u64;
@@ -346,44 +455,76 @@ const fn build_rays() -> [[u64; 8]; 64] {
                 c += dc;
                 r += dr;
             }
-            rays[sq][d] = mask;
-            d += 1;
+            rays[d][sq] = mask;
+            sq += 1;
         }
-        sq += 1;
+        d += 1;
     }
     rays
+}
+
+/// The single-bit mask of `square`, from the table [`flips`] reads anyway
+/// (a load is cheaper than a shift by a variable on the hot path).
+#[inline(always)]
+pub(crate) fn square_bit(square: Square) -> u64 {
+    TABLES.bits[square.index() & 63]
 }
 
 /// The discs of `opponent` that `player` flips by playing on the empty
 /// `square` (zero when the move is illegal).
 ///
 /// Along each ray the first square that is not an opponent disc decides:
-/// if it holds a player disc, the opponent discs before it flip.
-#[inline]
+/// if it holds a player disc (the outflank), the opponent discs before it
+/// flip. Branch-free: towards higher indices the first such square is the
+/// lowest set bit of `ray & !opponent`, towards lower ones the highest.
+#[inline(always)]
 #[must_use]
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
-    let rays = &RAYS[square.index()];
-    let not_opp = !opponent;
-    let mut flipped = 0u64;
-    // Rays towards higher indices: the nearest blocker is the lowest bit.
-    for &ray in &rays[0..4] {
-        let blockers = ray & not_opp;
-        let first = blockers & blockers.wrapping_neg();
-        if first & player != 0 {
-            flipped |= ray & (first - 1);
-        }
+    let s = square.index() & 63;
+    let rays = &TABLES.rays;
+    // Towards higher indices: the lowest blocker is the lowest bit of `b`.
+    // `-b` keeps that bit, clears the ones below and, above it, is `!b`,
+    // which within the ray means opponent discs: `-b & ray & player` is
+    // the outflank, or zero. An outflank `x` flips the ray below it,
+    // `x - 1`, and nothing when `x` is zero.
+    let up = |ray: u64| {
+        let blockers = ray & !opponent;
+        let outflank = scalar(blockers.wrapping_neg() & ray) & player;
+        scalar(outflank.wrapping_sub(u64::from(outflank != 0)) & ray)
+    };
+    // Towards lower indices: the highest blocker; an outflank `x` flips the
+    // ray above it, `-2x`. With `2x` looked up by the blocker's index
+    // (`63 ^ lz` is what `bsr` gives, 127 without a blocker, whose entry is
+    // zero) and tested against the player's discs shifted alike.
+    let doubled_player = player << 1;
+    let down = |ray: u64| {
+        let blockers = ray & !opponent;
+        let index = (63 ^ blockers.leading_zeros()) as usize;
+        let outflank2 = TABLES.doubled[index] & doubled_player;
+        scalar(outflank2.wrapping_neg() & ray)
+    };
+    (up(rays[0][s]) | down(rays[4][s]))
+        | (up(rays[1][s]) | down(rays[5][s]))
+        | ((up(rays[2][s]) | down(rays[6][s])) | (up(rays[3][s]) | down(rays[7][s])))
+}
+
+/// Keeps `x` in a general-purpose register, opaque to the optimiser.
+///
+/// The eight rays of [`flips`] look alike, and with AVX2 (or even SSE2)
+/// enabled the compiler packs them into vector registers. That saves
+/// instructions but puts transfers and shuffles between the scalar and
+/// vector units on the path from one move to the next, which more than
+/// doubles the time of a replay. Hiding the flips of each ray from the
+/// optimiser keeps every ray scalar. It emits no instruction.
+#[inline(always)]
+fn scalar(mut x: u64) -> u64 {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    // SAFETY: an empty assembly block that reads and writes one register;
+    // it touches no memory, stack or flags.
+    unsafe {
+        std::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
     }
-    // Rays towards lower indices: the nearest blocker is the highest bit.
-    for &ray in &rays[4..8] {
-        let blockers = ray & not_opp;
-        if blockers != 0 {
-            let first = 1u64 << (63 - blockers.leading_zeros());
-            if first & player != 0 {
-                flipped |= ray & !((first << 1).wrapping_sub(1));
-            }
-        }
-    }
-    flipped
+    x
 }
 
 #[cfg(test)]
@@ -392,6 +533,119 @@ mod tests {
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()
+    }
+
+    /// A seeded xorshift generator, so random tests repeat exactly.
+    struct Rng(u64);
+
+    impl Rng {
+        fn new(seed: u64) -> Rng {
+            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        }
+
+        fn next(&mut self) -> u64 {
+            let mut x = self.0;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.0 = x;
+            x
+        }
+    }
+
+    /// Flips by walking each direction square by square.
+    fn walk_flips(player: u64, opponent: u64, index: usize) -> u64 {
+        let mut all = 0;
+        for (dc, dr) in [
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+            (-1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, -1),
+        ] {
+            let (mut c, mut r) = ((index % 8) as i32 + dc, (index / 8) as i32 + dr);
+            let mut run = 0;
+            while (0..8).contains(&c) && (0..8).contains(&r) {
+                let bit = 1u64 << (r * 8 + c);
+                if opponent & bit != 0 {
+                    run |= bit;
+                } else {
+                    if player & bit != 0 {
+                        all |= run;
+                    }
+                    break;
+                }
+                c += dc;
+                r += dr;
+            }
+        }
+        all
+    }
+
+    /// Legal moves by trying every empty square.
+    fn walk_moves(player: u64, opponent: u64) -> u64 {
+        (0..64)
+            .filter(|&i| (player | opponent) >> i & 1 == 0 && walk_flips(player, opponent, i) != 0)
+            .fold(0, |m, i| m | 1 << i)
+    }
+
+    /// Random disjoint boards of every density, dense ones included.
+    fn random_boards(seed: u64, count: usize) -> Vec<(u64, u64)> {
+        let mut rng = Rng::new(seed);
+        (0..count)
+            .map(|i| {
+                let occupied = match i % 4 {
+                    0 => rng.next() | rng.next(),
+                    1 => rng.next(),
+                    2 => rng.next() & rng.next(),
+                    _ => !(rng.next() & rng.next() & rng.next()),
+                };
+                let black = occupied & rng.next();
+                (black, occupied & !black)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn flips_agree_with_walking_on_random_boards() {
+        for (player, opponent) in random_boards(2026, 20_000) {
+            for sq in Square::all() {
+                assert_eq!(
+                    flips(player, opponent, sq),
+                    walk_flips(player, opponent, sq.index()),
+                    "{player:#x} {opponent:#x} {sq}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn moves_agree_with_walking_on_random_boards() {
+        for (player, opponent) in random_boards(7, 20_000) {
+            assert_eq!(
+                moves(player, opponent),
+                walk_moves(player, opponent),
+                "{player:#x} {opponent:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn flips_of_a_known_position() {
+        // Black d4 e4 f4, White g4: White's c4 brackets all three, White's
+        // h4 nothing, Black's h4 brackets g4 against f4.
+        let white = Bitboard::from(sq("g4")).0;
+        let black = [sq("d4"), sq("e4"), sq("f4")]
+            .into_iter()
+            .collect::<Bitboard>()
+            .0;
+        let f = flips(white, black, sq("c4"));
+        assert_eq!(f, black);
+        assert_eq!(flips(white, black, sq("h4")), 0);
+        assert_eq!(flips(black, white, sq("h4")), white);
     }
 
     #[test]
@@ -414,5 +668,65 @@ mod tests {
         assert_eq!(flipped, Bitboard::from(sq("e5")));
         assert_eq!(pos.board().get(sq("e5")), Some(Color::Black));
         assert_eq!(pos.side_to_move(), Color::White);
+    }
+
+    fn hash_of<T: std::hash::Hash>(value: &T) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(value)
+    }
+
+    #[test]
+    fn board_compares_colours_whichever_side_is_stored_first() {
+        // After f5 White is to move, so the position stores White first.
+        let mut pos = Position::start();
+        pos.play(sq("f5")).unwrap();
+        let black = Bitboard(0x0000_0038_1000_0000);
+        let white = Bitboard(0x0000_0000_0800_0000);
+        let board = Board::new(black, white).unwrap();
+        assert_eq!((pos.board().black(), pos.board().white()), (black, white));
+        assert_eq!(pos.board().discs(Color::White), white);
+        assert_eq!(pos.board().empty(), Bitboard(!(black.0 | white.0)));
+        assert_eq!(*pos.board(), board);
+        assert_eq!(hash_of(pos.board()), hash_of(&board));
+        assert_eq!(format!("{:?}", pos.board()), format!("{board:?}"));
+        assert_eq!(pos, Position::new(board, Color::White));
+        assert_ne!(pos, Position::new(board, Color::Black));
+        assert_ne!(
+            hash_of(&pos),
+            hash_of(&Position::new(board, Color::Black)),
+            "the side to move is hashed"
+        );
+        assert_eq!(pos.relative(), (white.0, black.0));
+    }
+
+    #[test]
+    fn pass_and_swap_keep_the_discs() {
+        let mut pos = Position::start();
+        pos.play(sq("f5")).unwrap();
+        let board = *pos.board();
+        let mut passed = pos;
+        passed.pass();
+        assert_eq!(passed.side_to_move(), Color::Black);
+        assert_eq!(*passed.board(), board);
+        assert_eq!(passed.relative(), (board.black().0, board.white().0));
+        let swapped = pos.swapped();
+        assert_eq!(swapped.side_to_move(), Color::Black);
+        assert_eq!(swapped.board().black(), board.white());
+        assert_eq!(swapped.board().white(), board.black());
+        assert_eq!(*swapped.board(), board.swapped());
+        assert_eq!(swapped.swapped(), pos);
+        let turned = board.transform(crate::Symmetry::Rotate90);
+        for s in Square::all() {
+            let image = s.transform(crate::Symmetry::Rotate90);
+            assert_eq!(turned.get(image), board.get(s), "{s}");
+        }
+        assert_eq!(turned.black().count(), 4);
+    }
+
+    #[test]
+    fn square_bits_come_from_the_table() {
+        for s in Square::all() {
+            assert_eq!(square_bit(s), s.mask(), "{s}");
+        }
     }
 }

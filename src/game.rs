@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::{flips, moves};
+use crate::board::{flips, moves, square_bit};
 use crate::{Board, Color, Position, Square};
 
 /// A move as a game record states it.
@@ -113,9 +113,12 @@ pub struct Ply {
 #[derive(Clone, Debug)]
 pub struct Replay {
     position: Position,
-    tokens: usize,
-    placed: u32,
+    /// Discs on the starting board: each placed disc adds one, so the
+    /// count of discs placed needs no counter on the hot path.
+    start_discs: u32,
     passes: u32,
+    /// Passes written in the record; with `placed`, the tokens accepted.
+    explicit_passes: u32,
     ended: bool,
 }
 
@@ -199,6 +202,7 @@ pub struct Score {
 
 impl Score {
     /// Counts a board.
+    #[inline]
     #[must_use]
     pub fn of(board: &Board) -> Score {
         let black = board.black().count() as u8;
@@ -207,6 +211,7 @@ impl Score {
     }
 
     /// The score from raw disc counts (`black + white <= 64`).
+    #[inline]
     #[must_use]
     pub fn from_discs(black: u8, white: u8) -> Score {
         let empties = 64u8.saturating_sub(black.saturating_add(white));
@@ -264,36 +269,41 @@ pub struct Finish {
 
 impl Replay {
     /// Starts from `position`.
+    #[inline]
     #[must_use]
     pub fn new(position: Position) -> Replay {
         Replay {
             position,
-            tokens: 0,
-            placed: 0,
+            start_discs: 64 - position.board().empty().count(),
             passes: 0,
+            explicit_passes: 0,
             ended: false,
         }
     }
 
     /// The current position.
+    #[inline]
     #[must_use]
     pub fn position(&self) -> &Position {
         &self.position
     }
 
     /// Move tokens accepted so far (explicit passes included).
+    #[inline]
     #[must_use]
     pub fn tokens(&self) -> usize {
-        self.tokens
+        self.placed() as usize + self.explicit_passes as usize
     }
 
     /// Discs placed so far.
+    #[inline]
     #[must_use]
     pub fn placed(&self) -> u32 {
-        self.placed
+        64 - self.position.board().empty().count() - self.start_discs
     }
 
     /// Passes so far.
+    #[inline]
     #[must_use]
     pub fn passes(&self) -> u32 {
         self.passes
@@ -301,7 +311,7 @@ impl Replay {
 
     fn error(&self, color: Color, token: String, kind: ReplayErrorKind) -> ReplayError {
         ReplayError {
-            number: self.tokens + 1,
+            number: self.tokens() + 1,
             color,
             token,
             kind,
@@ -309,7 +319,15 @@ impl Replay {
     }
 
     /// Records a token that is not a move at all (`i9`, `zz`).
+    #[inline]
     pub fn unreadable(&self, token: &str) -> ReplayError {
+        // By value, so that `self` can live in registers in the caller.
+        self.clone().unreadable_cold(token)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unreadable_cold(self, token: &str) -> ReplayError {
         self.error(
             self.position.side_to_move(),
             token.to_owned(),
@@ -321,7 +339,7 @@ impl Replay {
     /// says makes it (letter case, a sign, a `B`/`W` tag), if it says.
     ///
     /// On error nothing changes, so the position stays the last legal one.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, mv: Move, color: Option<Color>) -> Result<Ply, ReplayError> {
         match mv {
             Move::Play(square) => self.place(square, color),
@@ -330,15 +348,15 @@ impl Replay {
     }
 
     /// Places a disc; see [`Replay::play`].
-    #[inline]
+    #[inline(always)]
     pub fn place(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {
         let (p, o) = self.position.relative();
-        let bit = square.mask();
+        let bit = square_bit(square);
         let mover = self.position.side_to_move();
         if (p | o) & bit == 0 && color.is_none_or(|c| c == mover) {
             let f = flips(p, o, square);
             if f != 0 {
-                self.commit(p, o, bit, f);
+                self.position.apply_relative(p | f | bit, o ^ f);
                 return Ok(Ply {
                     color: mover,
                     mv: Move::Play(square),
@@ -347,24 +365,21 @@ impl Replay {
                 });
             }
         }
-        self.place_slow(square, color, p, o)
+        // The rare cases work on a copy: were `self` handed to a function
+        // that is not inlined, the caller would have to keep the replay in
+        // memory instead of registers on every move.
+        let mut state = self.clone();
+        let result = state.place_slow(square, color);
+        *self = state;
+        result
     }
 
-    #[inline]
-    fn commit(&mut self, p: u64, o: u64, bit: u64, f: u64) {
-        self.position.apply_relative(p | f | bit, o ^ f);
-        self.tokens += 1;
-        self.placed += 1;
-    }
-
+    /// A move that is not a legal move of the side to move: an implicit
+    /// pass before a move of the other side, or an error.
     #[cold]
-    fn place_slow(
-        &mut self,
-        square: Square,
-        color: Option<Color>,
-        p: u64,
-        o: u64,
-    ) -> Result<Ply, ReplayError> {
+    #[inline(never)]
+    fn place_slow(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {
+        let (p, o) = self.position.relative();
         let mover = self.position.side_to_move();
         let token = square.to_string();
         if self.ended || (moves(p, o) == 0 && moves(o, p) == 0) {
@@ -398,8 +413,8 @@ impl Replay {
             return Err(self.error(other, token, ReplayErrorKind::FlipsNothing));
         }
         self.position.pass();
+        self.position.apply_relative(o | f | bit, p ^ f);
         self.passes += 1;
-        self.commit(o, p, bit, f);
         Ok(Ply {
             color: other,
             mv: Move::Play(square),
@@ -409,7 +424,17 @@ impl Replay {
     }
 
     /// Plays an explicit pass; see [`Replay::play`].
+    #[inline]
     pub fn explicit_pass(&mut self, color: Option<Color>) -> Result<Ply, ReplayError> {
+        // On a copy, as in `place`.
+        let mut state = self.clone();
+        let result = state.explicit_pass_slow(color);
+        *self = state;
+        result
+    }
+
+    #[inline(never)]
+    fn explicit_pass_slow(&mut self, color: Option<Color>) -> Result<Ply, ReplayError> {
         let (p, o) = self.position.relative();
         let mover = self.position.side_to_move();
         let token = "pass".to_owned();
@@ -430,7 +455,7 @@ impl Replay {
             ));
         }
         self.position.pass();
-        self.tokens += 1;
+        self.explicit_passes += 1;
         self.passes += 1;
         Ok(Ply {
             color: mover,
@@ -441,6 +466,7 @@ impl Replay {
     }
 
     /// Ends the replay: complete if neither side can move, else incomplete.
+    #[inline]
     #[must_use]
     pub fn finish(&self) -> Finish {
         let status = if self.position.is_game_over() {
@@ -451,7 +477,7 @@ impl Replay {
         Finish {
             position: self.position,
             score: Score::of(self.position.board()),
-            placed: self.placed,
+            placed: self.placed(),
             passes: self.passes,
             status,
         }
