@@ -29,7 +29,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             jobs: 0,
-            chunk: 4096,
+            chunk: 2048,
             slice: 256,
         }
     }

@@ -5,3 +5,8 @@ mod cli;
 fn main() -> std::process::ExitCode {
     cli::main()
 }
+
+// Many small allocations per game (names, move lists) across threads:
+// mimalloc handles them markedly faster than the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -285,6 +285,10 @@ pub struct Origin {
     pub byte: u64,
     /// The source lines of the game, for diagnostics (text formats).
     pub text: Option<Box<str>>,
+    /// For binary records with one byte per move (WTHOR): the offset of
+    /// the first move byte, so move `i` is at `moves_at + i` without a
+    /// span per move.
+    pub moves_at: Option<u64>,
 }
 
 impl Origin {
@@ -424,6 +428,22 @@ impl GameRecord {
         colors
     }
 
+    /// Where move `index` (0-based) is in the source: its span, or for a
+    /// binary record its byte.
+    #[must_use]
+    pub fn span(&self, index: usize) -> Option<Span> {
+        match (self.spans.get(index), self.origin.moves_at) {
+            (Some(span), _) => Some(*span),
+            (None, Some(at)) if index < self.moves.len() => Some(Span {
+                byte: at + index as u64,
+                line: 0,
+                column: 0,
+                len: 1,
+            }),
+            _ => None,
+        }
+    }
+
     /// Replays the record from its start.
     #[must_use]
     pub fn replay(&self) -> Report {
@@ -478,7 +498,7 @@ impl GameError {
     #[must_use]
     pub fn source_pos(&self, record: &GameRecord) -> Option<SourcePos> {
         match self {
-            GameError::Replay(e) => record.spans.get(e.number - 1).map(|s| SourcePos {
+            GameError::Replay(e) => record.span(e.number.checked_sub(1)?).map(|s| SourcePos {
                 byte: s.byte,
                 line: s.line,
                 column: s.column,

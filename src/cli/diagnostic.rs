@@ -90,7 +90,7 @@ pub fn render(name: &str, record: &GameRecord, error: &GameError, color: bool) -
 fn snippet(name: &str, record: &GameRecord, error: &GameError, color: bool) -> Option<String> {
     let (line, column, len) = match error {
         GameError::Replay(e) => {
-            let span = record.spans.get(e.number.checked_sub(1)?)?;
+            let span = record.span(e.number.checked_sub(1)?)?;
             (span.line, span.column, span.len)
         }
         GameError::Parse(p) => (p.pos.line, p.pos.column, p.len),

@@ -808,6 +808,7 @@ impl Lexer {
                 line: Some(start.line),
                 byte: start.byte,
                 text: None,
+                moves_at: None,
             },
             ..GameRecord::default()
         };

@@ -235,6 +235,7 @@ impl GameJson {
             line: Some(line),
             byte,
             text: None,
+            moves_at: None,
         };
         record
     }
@@ -324,6 +325,7 @@ fn bad_line(
             line: Some(line),
             byte,
             text: text.map(|t| String::from_utf8_lossy(t).into()),
+            moves_at: None,
         },
         defect: Some(ParseError {
             pos: SourcePos {

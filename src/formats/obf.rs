@@ -136,6 +136,7 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
             line: Some(ctx.line),
             byte: ctx.byte,
             text: Some(text.as_ref().into()),
+            moves_at: None,
         },
         ..GameRecord::default()
     };

@@ -554,6 +554,7 @@ fn parse_frame(text: &[u8], frame: &Frame, index: u64) -> GameRecord {
         line: Some(frame.start.line),
         byte: frame.start.byte,
         text: source,
+        moves_at: None,
     };
     rec
 }

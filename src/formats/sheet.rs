@@ -704,6 +704,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                         .join("\n")
                         .into(),
                 ),
+                moves_at: None,
             };
             let mut record = GameRecord {
                 origin,

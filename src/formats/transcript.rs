@@ -479,6 +479,7 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
         line: Some(ctx.line),
         byte: ctx.byte,
         text: Some(String::from_utf8_lossy(line).into()),
+        moves_at: None,
     };
     let board_like = body.len() >= 8
         && body[..8]
@@ -550,6 +551,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                             line: Some(number),
                             byte,
                             text: None,
+                            moves_at: None,
                         },
                         defect: Some(ParseError {
                             pos: SourcePos {

@@ -35,8 +35,8 @@ use std::sync::Arc;
 use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::Move;
 use crate::record::{
-    GameError, Origin, RecordedMove, RecordedResult, Report, ResultKind, ResultValue, Rules, Span,
-    Tags, Token,
+    GameError, Origin, RecordedMove, RecordedResult, Report, ResultKind, ResultValue, Rules, Tags,
+    Token,
 };
 use crate::{GameRecord, Position, Square, Status, Symmetry};
 
@@ -435,6 +435,7 @@ pub fn parse_record(
         line: None,
         byte,
         text: None,
+        moves_at: Some(byte + MOVES_AT as u64),
     };
     let tournament = u16::from_le_bytes([bytes[0], bytes[1]]);
     let black = u16::from_le_bytes([bytes[2], bytes[3]]);
@@ -480,8 +481,7 @@ pub fn parse_record(
     let moves = &bytes[MOVES_AT..];
     let count = moves.iter().position(|&b| b == 0).unwrap_or(MOVE_BYTES);
     record.moves.reserve_exact(count);
-    record.spans.reserve_exact(count);
-    for (i, &b) in moves.iter().take(count).enumerate() {
+    for &b in moves.iter().take(count) {
         let token = match square_of_byte(b) {
             Some(square) => Token::Move(Move::Play(square)),
             None => {
@@ -492,12 +492,6 @@ pub fn parse_record(
             }
         };
         record.moves.push(RecordedMove { token, color: None });
-        record.spans.push(Span {
-            byte: byte + (MOVES_AT + i) as u64,
-            line: 0,
-            column: 0,
-            len: 1,
-        });
     }
     if let Some(after) = moves
         .iter()
@@ -1545,12 +1539,13 @@ mod tests {
                 index: 1,
                 line: None,
                 byte: 16,
-                text: None
+                text: None,
+                moves_at: Some(16 + 8),
             }
         );
         assert_eq!(
-            g.spans[2],
-            Span {
+            g.span(2).unwrap(),
+            crate::Span {
                 byte: 16 + 8 + 2,
                 line: 0,
                 column: 0,
@@ -1610,7 +1605,7 @@ mod tests {
         };
         assert_eq!((e.number, e.kind), (3, ReplayErrorKind::NotASquare));
         assert_eq!(e.token, "byte 99");
-        assert_eq!(g.spans[2].byte, 16 + 8 + 2);
+        assert_eq!(g.span(2).unwrap().byte, 16 + 8 + 2);
     }
 
     #[test]
@@ -1653,7 +1648,7 @@ mod tests {
     fn a_record_with_no_moves() {
         let f = file(&[record_bytes([0, 0, 0], 64, 64, "")]);
         let g = read_all(&f, true).pop().unwrap().unwrap();
-        assert!(g.moves.is_empty() && g.spans.is_empty());
+        assert!(g.moves.is_empty() && g.span(0).is_none());
         assert_eq!(g.replay().status(), Status::Incomplete);
     }
 
@@ -2589,7 +2584,7 @@ mod tests {
             for (i, g) in games.iter().enumerate() {
                 let record = &body[i * RECORD_LEN..(i + 1) * RECORD_LEN];
                 proptest::prop_assert!(g.moves.len() <= 60);
-                proptest::prop_assert_eq!(g.spans.len(), g.moves.len());
+                proptest::prop_assert!(g.spans.is_empty() && g.span(g.moves.len()).is_none());
                 for (at, _) in &g.unreadable {
                     proptest::prop_assert_eq!(g.moves[*at].token, Token::Unreadable);
                 }
