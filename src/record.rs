@@ -285,10 +285,26 @@ pub struct Origin {
     pub byte: u64,
     /// The source lines of the game, for diagnostics (text formats).
     pub text: Option<Box<str>>,
-    /// For binary records with one byte per move (WTHOR): the offset of
-    /// the first move byte, so move `i` is at `moves_at + i` without a
-    /// span per move.
-    pub moves_at: Option<u64>,
+    /// Where the moves are when they sit at regular intervals (WTHOR's
+    /// move bytes, a plain `f5d6c3…` line): their spans without a `Span`
+    /// stored per move.
+    pub moves_at: Option<MoveLayout>,
+}
+
+/// Moves at regular intervals in the source: move `i` starts `i * stride`
+/// bytes (and columns) after the first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct MoveLayout {
+    /// Byte offset of the first move.
+    pub byte: u64,
+    /// 1-based line (0 in a binary format).
+    pub line: u32,
+    /// 1-based column of the first move (0 in a binary format).
+    pub column: u32,
+    /// Bytes from one move to the next.
+    pub stride: u32,
+    /// Length of each move.
+    pub len: u32,
 }
 
 impl Origin {
@@ -434,12 +450,15 @@ impl GameRecord {
     pub fn span(&self, index: usize) -> Option<Span> {
         match (self.spans.get(index), self.origin.moves_at) {
             (Some(span), _) => Some(*span),
-            (None, Some(at)) if index < self.moves.len() => Some(Span {
-                byte: at + index as u64,
-                line: 0,
-                column: 0,
-                len: 1,
-            }),
+            (None, Some(at)) if index < self.moves.len() => {
+                let step = at.stride.saturating_mul(u32::try_from(index).ok()?);
+                Some(Span {
+                    byte: at.byte + u64::from(step),
+                    line: at.line,
+                    column: if at.column == 0 { 0 } else { at.column + step },
+                    len: at.len,
+                })
+            }
             _ => None,
         }
     }

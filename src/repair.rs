@@ -895,6 +895,11 @@ impl Search<'_> {
             spans: Vec::new(),
             ..record.clone()
         };
+        // The edited moves no longer sit at regular intervals: give each
+        // its own span.
+        out.origin.moves_at = None;
+        let has_spans = !record.spans.is_empty() || record.origin.moves_at.is_some();
+        let last_span = record.moves.len().checked_sub(1).and_then(|i| record.span(i));
         for (i, t) in base.toks.iter().enumerate() {
             out.moves.push(t.mv);
             if t.mv.token == Token::Unreadable {
@@ -910,17 +915,16 @@ impl Search<'_> {
                     .unwrap_or_default();
                 out.notes.push(note);
             }
-            if !record.spans.is_empty() {
+            if has_spans {
                 let span = match t.orig {
-                    Some(o) => record.spans.get(o).copied().unwrap_or_default(),
+                    Some(o) => record.span(o).unwrap_or_default(),
                     None => {
                         // Where the next written move is, with no length.
                         let next = base.toks[i..]
                             .iter()
                             .find_map(|n| n.orig)
-                            .and_then(|o| record.spans.get(o))
-                            .or(record.spans.last())
-                            .copied()
+                            .and_then(|o| record.span(o))
+                            .or(last_span)
                             .unwrap_or_default();
                         Span { len: 0, ..next }
                     }

@@ -371,6 +371,9 @@ fn build(row: &csv::StringRecord, cols: &Columns, pos: &csv::Position, index: u6
     for span in &mut record.spans {
         span.column += column_shift;
     }
+    if let Some(layout) = &mut record.origin.moves_at {
+        layout.column += column_shift;
+    }
     if let Some(defect) = &mut record.defect {
         defect.pos.column += column_shift;
     }
@@ -487,7 +490,7 @@ status,error_move,error,theoretical_black_score,recorded_result,start,tags\n"
             games[0].tags.extra,
             [("eOthello_game_id".to_string(), "1056798".to_string())]
         );
-        assert_eq!(games[0].spans[0].column, 12);
+        assert_eq!(games[0].span(0).unwrap().column, 12);
     }
 
     #[test]

@@ -335,7 +335,7 @@ impl<'a> LineParser<'a> {
         }
         let mixed = uppers > 0 && uppers < text.len() / 2;
         let start = self.offset(text);
-        for (i, pair) in text.chunks_exact(2).enumerate() {
+        for pair in text.chunks_exact(2) {
             let Some(sq) = Square::from_ascii(pair) else {
                 return false;
             };
@@ -346,19 +346,19 @@ impl<'a> LineParser<'a> {
                     Color::White
                 }
             });
-            let offset = start + 2 * i;
             self.record.moves.push(RecordedMove {
                 token: Token::Move(Move::Play(sq)),
                 color,
             });
-            self.record.spans.push(Span {
-                byte: self.ctx.byte + offset as u64,
-                line: self.ctx.line,
-                // `text` is ASCII, but what precedes it may not be.
-                column: self.column(offset),
-                len: 2,
-            });
         }
+        // Two bytes a move: the spans follow from the first.
+        self.record.origin.moves_at = Some(crate::MoveLayout {
+            byte: self.ctx.byte + start as u64,
+            line: self.ctx.line,
+            column: self.column(start),
+            stride: 2,
+            len: 2,
+        });
         true
     }
 
@@ -366,6 +366,8 @@ impl<'a> LineParser<'a> {
         if self.plain_squares(rest.trim_ascii_end()) {
             return;
         }
+        let capacity = self.record.moves.capacity();
+        self.record.spans.reserve_exact(capacity);
         let mut uppers = 0usize;
         let mut lowers = 0usize;
         let mut seen_result = false;
@@ -467,7 +469,6 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
     let capacity = (line.len() / 2 + 1).min(1024);
     let mut record = GameRecord::default();
     record.moves.reserve_exact(capacity);
-    record.spans.reserve_exact(capacity);
     let mut parser = LineParser {
         line,
         ctx,
@@ -478,7 +479,10 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
         index: ctx.index,
         line: Some(ctx.line),
         byte: ctx.byte,
-        text: Some(String::from_utf8_lossy(line).into()),
+        text: Some(match std::str::from_utf8(line) {
+            Ok(text) => text.into(),
+            Err(_) => String::from_utf8_lossy(line).into(),
+        }),
         moves_at: None,
     };
     let board_like = body.len() >= 8
@@ -668,7 +672,7 @@ mod tests {
         let r = parse("f5d6c3d3c4");
         assert_eq!(moves(&r), "f5 d6 c3 d3 c4");
         assert!(r.moves.iter().all(|m| m.color.is_none()));
-        assert_eq!(r.spans[2].column, 5);
+        assert_eq!(r.span(2).unwrap().column, 5);
     }
 
     #[test]
@@ -891,7 +895,7 @@ mod tests {
         assert_eq!(games[1].origin.line, Some(4));
         assert_eq!(games[1].origin.index, 2);
         assert_eq!(games[1].origin.byte, 15);
-        assert_eq!(games[1].spans[1].byte, 17);
+        assert_eq!(games[1].span(1).unwrap().byte, 17);
         assert_eq!(games[1].origin.text.as_deref(), Some("f5f6"));
     }
 }

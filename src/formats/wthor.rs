@@ -435,7 +435,13 @@ pub fn parse_record(
         line: None,
         byte,
         text: None,
-        moves_at: Some(byte + MOVES_AT as u64),
+        moves_at: Some(crate::MoveLayout {
+            byte: byte + MOVES_AT as u64,
+            line: 0,
+            column: 0,
+            stride: 1,
+            len: 1,
+        }),
     };
     let tournament = u16::from_le_bytes([bytes[0], bytes[1]]);
     let black = u16::from_le_bytes([bytes[2], bytes[3]]);
@@ -1540,7 +1546,12 @@ mod tests {
                 line: None,
                 byte: 16,
                 text: None,
-                moves_at: Some(16 + 8),
+                moves_at: Some(crate::MoveLayout {
+                    byte: 16 + 8,
+                    stride: 1,
+                    len: 1,
+                    ..crate::MoveLayout::default()
+                }),
             }
         );
         assert_eq!(
