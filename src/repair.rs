@@ -899,7 +899,11 @@ impl Search<'_> {
         // its own span.
         out.origin.moves_at = None;
         let has_spans = !record.spans.is_empty() || record.origin.moves_at.is_some();
-        let last_span = record.moves.len().checked_sub(1).and_then(|i| record.span(i));
+        let last_span = record
+            .moves
+            .len()
+            .checked_sub(1)
+            .and_then(|i| record.span(i));
         for (i, t) in base.toks.iter().enumerate() {
             out.moves.push(t.mv);
             if t.mv.token == Token::Unreadable {

@@ -293,3 +293,53 @@ fn a_closed_stdout_ends_quietly() {
     assert!(status.success(), "{status:?}");
     assert_eq!(err, "");
 }
+
+#[test]
+fn sgf_nested_variations_keep_the_main_line() {
+    let (code, out, _) = validate(b"(;FF[4]GM[2]SZ[8];B[f5](;W[d6];B[c3])(;W[f6]))\n", "sgf");
+    assert_eq!(code, 0);
+    assert_eq!(out, "1 game read: 0 complete, 1 incomplete, 0 invalid\n");
+    let games: Vec<_> =
+        kifu::formats::sgf::Reader::new(&b"(;FF[4]GM[2]SZ[8];B[f5](;W[d6];B[c3])(;W[f6]))"[..])
+            .map(|g| g.unwrap())
+            .collect();
+    assert_eq!(games[0].move_string(), "f5d6c3");
+}
+
+#[test]
+fn sgf_unbalanced_brackets_are_reported_and_the_next_game_read() {
+    let (code, out, _) = validate(
+        b"(;FF[4]GM[2]SZ[8];B[f5;W[d6])\n(;FF[4]GM[2]SZ[8];B[f5];W[f6])\n",
+        "sgf",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "-:1:21: game 1, move 1 (black) f5;W[d6: not a square
+  |
+1 | (;FF[4]GM[2]SZ[8];B[f5;W[d6])
+  |                     ^^^^^^^ not a square
+
+2 games read: 0 complete, 1 incomplete, 1 invalid
+"
+    );
+}
+
+#[test]
+fn binary_junk_of_no_known_format_is_refused() {
+    let dir = std::env::temp_dir().join(format!("kifu-junk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("picture.bin");
+    std::fs::write(&path, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+    kifu()
+        .arg("validate")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stdout("0 games read: 0 complete, 0 incomplete, 0 invalid\n")
+        .stderr(format!(
+            "kifu: cannot tell the format of {}: use --from\n",
+            path.display()
+        ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -137,6 +137,8 @@ impl Format {
             Some(Format::Jsonl)
         } else if csv::sniff(head) {
             Some(Format::Csv)
+        } else if looks_binary(head) {
+            None
         } else {
             Some(Format::Transcript)
         }
@@ -274,6 +276,26 @@ impl std::str::FromStr for Format {
     }
 }
 
+/// Whether bytes that no reader recognised are binary rather than text: a
+/// NUL byte, or bytes that are not UTF-8 (a character cut at the end of
+/// the sample aside) and not mostly printable Latin-1 either.
+fn looks_binary(head: &[u8]) -> bool {
+    if head.contains(&0) {
+        return true;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => false,
+        Err(e) if e.error_len().is_none() => false,
+        Err(_) => {
+            let odd = head
+                .iter()
+                .filter(|&&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
+                .count();
+            odd * 20 > head.len()
+        }
+    }
+}
+
 /// A place in a source text.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct SourcePos {
@@ -302,6 +324,29 @@ pub struct ParseError {
     pub message: String,
     /// Length in bytes of the offending text (for a caret).
     pub len: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection_by_content() {
+        let cases: [(&[u8], Option<Format>); 9] = [
+            (b"f5d6c3\n", Some(Format::Transcript)),
+            (b"(;GM[Othello]PB[a]B[f5];)", Some(Format::Ggf)),
+            (b"(;FF[4]GM[2]SZ[8];B[f5])", Some(Format::Sgf)),
+            (b"[Event \"x\"]\n\n1. f5 d6 *\n", Some(Format::Pgn)),
+            (b"{\"moves\":\"f5\"}\n", Some(Format::Jsonl)),
+            (b"id,moves\n1,f5\n", Some(Format::Csv)),
+            (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", None),
+            (b"\x7fELF\x02\x01\x01\x00\x00\x00", None),
+            (b"Pr\xe9qualif f5d6\n", Some(Format::Transcript)),
+        ];
+        for (head, expected) in cases {
+            assert_eq!(Format::detect(head), expected, "{head:?}");
+        }
+    }
 }
 
 impl fmt::Display for ParseError {
