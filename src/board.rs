@@ -536,22 +536,7 @@ mod tests {
     }
 
     /// A seeded xorshift generator, so random tests repeat exactly.
-    struct Rng(u64);
-
-    impl Rng {
-        fn new(seed: u64) -> Rng {
-            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-    }
+    use crate::testkit::Rng;
 
     /// Flips by walking each direction square by square.
     fn walk_flips(player: u64, opponent: u64, index: usize) -> u64 {

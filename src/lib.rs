@@ -36,6 +36,8 @@ pub mod render;
 pub mod repair;
 mod square;
 pub mod table;
+#[cfg(test)]
+mod testkit;
 
 pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, Position};

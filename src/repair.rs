@@ -1129,26 +1129,7 @@ mod tests {
     }
 
     /// A small seeded xorshift generator, so the experiment repeats.
-    struct Rng(u64);
-
-    impl Rng {
-        fn new(seed: u64) -> Rng {
-            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::testkit::Rng;
 
     /// A random game played to its end, turned so that it starts with f5
     /// (as WTHOR stores games).

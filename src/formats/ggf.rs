@@ -1395,7 +1395,6 @@ pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
 
     use super::*;
     use crate::game::Winner;
@@ -1499,19 +1498,7 @@ mod tests {
         }
     }
 
-    fn corpus() -> Option<PathBuf> {
-        let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
-            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-            PathBuf::from,
-        );
-        if dir.is_dir() {
-            return Some(dir);
-        }
-        let in_ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(!in_ci, "the corpus is required in CI: {}", dir.display());
-        eprintln!("note: corpus not found at {}; skipping", dir.display());
-        None
-    }
+    use crate::testkit::corpus;
 
     fn corpus_games(dir: &std::path::Path, name: &str) -> Vec<GameRecord> {
         let file = std::fs::File::open(dir.join(name)).expect("corpus file");
@@ -2283,22 +2270,7 @@ mod tests {
     }
 
     /// A small seeded xorshift generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::testkit::Rng;
 
     /// A legal random game from `start`, explicit passes as GGS writes them.
     fn random_game(rng: &mut Rng, start: Position, limit: usize) -> Vec<(Move, Color)> {

@@ -389,7 +389,6 @@ pub fn sniff(head: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
 
     use super::*;
 
@@ -426,19 +425,7 @@ mod tests {
             .collect()
     }
 
-    fn corpus() -> Option<PathBuf> {
-        let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
-            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-            PathBuf::from,
-        );
-        if dir.is_dir() {
-            return Some(dir);
-        }
-        let in_ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(!in_ci, "the corpus is required in CI: {}", dir.display());
-        eprintln!("note: corpus not found at {}; skipping", dir.display());
-        None
-    }
+    use crate::testkit::corpus;
 
     #[test]
     fn edax_line_gives_the_position_and_scored_moves() {

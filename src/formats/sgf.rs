@@ -1573,19 +1573,7 @@ mod tests {
         r
     }
 
-    fn corpus() -> Option<std::path::PathBuf> {
-        let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
-            || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-            std::path::PathBuf::from,
-        );
-        if dir.is_dir() {
-            return Some(dir);
-        }
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(!ci, "the corpus is required in CI: {}", dir.display());
-        eprintln!("note: corpus not found at {}; skipping", dir.display());
-        None
-    }
+    use crate::testkit::corpus;
 
     const EDAX: &str = include_str!("../../fixtures/sgf/edax-style.sgf");
     const CASSIO: &str = include_str!("../../fixtures/sgf/cassio-style.sgf");
@@ -2238,26 +2226,14 @@ mod tests {
     }
 
     /// A small seeded xorshift generator, so random tests repeat.
-    struct Rng(u64);
+    use crate::testkit::Rng;
 
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
+    /// Random tag text full of characters that need care.
+    trait RandomText {
+        fn text(&mut self) -> String;
+    }
 
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn chance(&mut self, percent: u64) -> bool {
-            self.next() % 100 < percent
-        }
-
+    impl RandomText for Rng {
         fn text(&mut self) -> String {
             const POOL: [&str; 12] = [
                 "a", "Z", " ", "]", "\\", "[", ":", "é", "\n", "(", ";", "名",

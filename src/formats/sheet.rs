@@ -1060,18 +1060,7 @@ mod tests {
     }
 
     /// A small seeded xorshift generator, so random tests repeat exactly.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            (x % n as u64) as usize
-        }
-    }
+    use crate::testkit::Rng;
 
     #[test]
     fn round_trip_on_random_games() {

@@ -1269,19 +1269,7 @@ mod tests {
 
     /// The shared corpus: `KIFU_CORPUS` or `../shared/corpus`; `None`
     /// with a notice outside CI, a failure in CI.
-    fn corpus() -> Option<PathBuf> {
-        let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
-            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-            PathBuf::from,
-        );
-        if dir.is_dir() {
-            return Some(dir);
-        }
-        let in_ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(!in_ci, "the corpus is required in CI: set KIFU_CORPUS");
-        eprintln!("note: corpus not found at {}; skipping", dir.display());
-        None
-    }
+    use crate::testkit::corpus;
 
     fn header_bytes(games: u32, year: u16, board_size: u8, kind: u8) -> Vec<u8> {
         Header {
