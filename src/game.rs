@@ -214,39 +214,34 @@ impl Score {
     #[inline]
     #[must_use]
     pub fn from_discs(black: u8, white: u8) -> Score {
-        let empties = 64u8.saturating_sub(black.saturating_add(white));
-        let (black_score, winner) = match black.cmp(&white) {
-            std::cmp::Ordering::Greater => (black + empties, Winner::Black),
-            std::cmp::Ordering::Less => (black, Winner::White),
-            std::cmp::Ordering::Equal => (black + empties / 2, Winner::Draw),
-        };
-        Score {
-            black_discs: black,
-            white_discs: white,
-            empties,
-            black_score,
-            white_score: 64 - black_score,
-            winner,
-        }
+        Score::count(black, white, std::cmp::Ordering::Greater)
     }
-}
 
-impl Score {
     /// The score under anti rules: fewer discs wins, empties to the winner.
     #[must_use]
     pub fn anti(black: u8, white: u8) -> Score {
+        Score::count(black, white, std::cmp::Ordering::Less)
+    }
+
+    /// Black wins when `black.cmp(&white)` is `black_wins`; the winner
+    /// takes the empty squares, a draw splits them.
+    #[inline]
+    fn count(black: u8, white: u8, black_wins: std::cmp::Ordering) -> Score {
         let empties = 64u8.saturating_sub(black.saturating_add(white));
-        let (black_score, winner) = match black.cmp(&white) {
-            std::cmp::Ordering::Less => (black + empties, Winner::Black),
-            std::cmp::Ordering::Greater => (black, Winner::White),
-            std::cmp::Ordering::Equal => (black + empties / 2, Winner::Draw),
+        let order = black.cmp(&white);
+        let (black_score, winner) = if order == std::cmp::Ordering::Equal {
+            (black.saturating_add(empties / 2), Winner::Draw)
+        } else if order == black_wins {
+            (black.saturating_add(empties), Winner::Black)
+        } else {
+            (black, Winner::White)
         };
         Score {
             black_discs: black,
             white_discs: white,
             empties,
             black_score,
-            white_score: 64 - black_score,
+            white_score: 64u8.saturating_sub(black_score),
             winner,
         }
     }
