@@ -247,3 +247,13 @@ fn validate_suggest_takes_a_count() {
 ",
         );
 }
+
+#[test]
+fn repair_into_a_binary_format_is_refused_with_a_hint() {
+    kifu()
+        .args(["repair", "fixtures/wthor/SAMPLE.wtb"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("kifu: repair writes text formats, not wthor: choose one with --to (jsonl keeps everything)\n");
+}

@@ -107,6 +107,11 @@ fn output_format(args: &Args, files: &[String]) -> Result<Format> {
 pub fn run(args: Args) -> Result<Outcome> {
     let files = super::default_files(&args.files);
     let to = output_format(&args, &files)?;
+    if !to.is_text() {
+        bail!(
+            "repair writes text formats, not {to}: choose one with --to (jsonl keeps everything)"
+        );
+    }
     let options = Options {
         max_edits: usize::from(args.max_edits),
         ..Options::default()
