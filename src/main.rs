@@ -8,5 +8,6 @@ fn main() -> std::process::ExitCode {
 
 // Many small allocations per game (names, move lists) across threads:
 // mimalloc handles them markedly faster than the system allocator.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
