@@ -355,7 +355,9 @@ impl<R: BufRead> Iterator for Reader<R> {
                     self.failed = true;
                     return Some(Err(ReadError::Io(e)));
                 }
-                Ok(Some(Line::TooLong { number, byte, len })) => bad_line(
+                Ok(Some(Line::TooLong {
+                    number, byte, len, ..
+                })) => bad_line(
                     index,
                     number,
                     byte,

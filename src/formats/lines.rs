@@ -19,7 +19,8 @@ pub enum Line<'a> {
         /// Its bytes.
         text: &'a [u8],
     },
-    /// A line over the limit, skipped.
+    /// A line over the limit: its first `max` bytes are kept, the rest
+    /// skipped.
     TooLong {
         /// 1-based line number.
         number: u32,
@@ -27,6 +28,8 @@ pub enum Line<'a> {
         byte: u64,
         /// Its length in bytes.
         len: u64,
+        /// Its first `max` bytes.
+        head: &'a [u8],
     },
 }
 
@@ -95,9 +98,8 @@ impl<R: BufRead> Lines<R> {
             any = true;
             let end = avail.iter().position(|&c| c == b'\n' || c == b'\r');
             let take = end.unwrap_or(avail.len());
-            if self.buf.len() + take <= self.max {
-                self.buf.extend_from_slice(&avail[..take]);
-            }
+            let room = self.max.saturating_sub(self.buf.len());
+            self.buf.extend_from_slice(&avail[..take.min(room)]);
             len += take as u64;
             let (used, done) = match end {
                 Some(i) => {
@@ -117,6 +119,7 @@ impl<R: BufRead> Lines<R> {
                 number: self.line,
                 byte: start,
                 len,
+                head: &self.buf,
             }));
         }
         Ok(Some(Line::Text {
@@ -152,7 +155,15 @@ mod tests {
                 Line::Text { number, byte, text } => {
                     format!("{number}@{byte}:{}", String::from_utf8_lossy(text))
                 }
-                Line::TooLong { number, byte, len } => format!("{number}@{byte}:long {len}"),
+                Line::TooLong {
+                    number,
+                    byte,
+                    len,
+                    head,
+                } => format!(
+                    "{number}@{byte}:long {len} {}",
+                    String::from_utf8_lossy(head)
+                ),
             });
         }
         out
@@ -177,6 +188,6 @@ mod tests {
 
     #[test]
     fn long_lines_are_measured_not_kept() {
-        assert_eq!(all(b"abcdefgh\nab\n", 4), ["1@0:long 8", "2@9:ab"]);
+        assert_eq!(all(b"abcdefgh\nab\n", 4), ["1@0:long 8 abcd", "2@9:ab"]);
     }
 }

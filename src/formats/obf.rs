@@ -20,6 +20,7 @@
 
 use std::io::BufRead;
 
+use crate::formats::lines::{Line, Lines};
 use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::Move;
 use crate::record::Origin;
@@ -40,16 +41,7 @@ pub struct ScoredMove {
     pub score: Option<i32>,
 }
 
-/// Position information for the line being parsed.
-#[derive(Clone, Copy, Debug)]
-pub struct LineContext {
-    /// 1-based line number.
-    pub line: u32,
-    /// Byte offset of the line in the input.
-    pub byte: u64,
-    /// 1-based position number the line would be.
-    pub index: u64,
-}
+pub use super::transcript::LineContext;
 
 fn black_square(c: u8) -> bool {
     matches!(c, b'X' | b'x' | b'*' | b'b' | b'B')
@@ -235,14 +227,12 @@ fn parse_position(line: &[u8], record: &mut GameRecord) -> Result<(), (usize, us
     Ok(())
 }
 
-/// Streams positions from OBF text, one per non-blank, non-comment line.
+/// Streams positions from OBF text, one per non-blank, non-comment line;
+/// a line over [`MAX_LINE`] is read up to the limit and marked with a
+/// defect there.
 pub struct Reader<R> {
-    input: R,
-    buf: Vec<u8>,
-    line: u32,
-    byte: u64,
+    lines: Lines<R>,
     positions: u64,
-    truncated: bool,
     done: bool,
 }
 
@@ -250,73 +240,36 @@ impl<R: BufRead> Reader<R> {
     /// Reads from `input`.
     pub fn new(input: R) -> Reader<R> {
         Reader {
-            input,
-            buf: Vec::with_capacity(256),
-            line: 0,
-            byte: 0,
+            lines: Lines::new(input, MAX_LINE),
             positions: 0,
-            truncated: false,
             done: false,
-        }
-    }
-
-    /// Reads one line into `buf` (at most [`MAX_LINE`] bytes kept);
-    /// returns the bytes it spans in the input, 0 at the end.
-    fn read_line(&mut self) -> std::io::Result<usize> {
-        self.buf.clear();
-        self.truncated = false;
-        let mut total = 0;
-        loop {
-            let chunk = match self.input.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                return Ok(total);
-            }
-            let (part, ended) = match chunk.iter().position(|&c| c == b'\n') {
-                Some(n) => (chunk.get(..=n).unwrap_or(chunk), true),
-                None => (chunk, false),
-            };
-            let room = MAX_LINE.saturating_sub(self.buf.len());
-            self.truncated |= part.len() > room;
-            self.buf
-                .extend_from_slice(part.get(..room.min(part.len())).unwrap_or_default());
-            let used = part.len();
-            total += used;
-            self.input.consume(used);
-            if ended {
-                return Ok(total);
-            }
         }
     }
 }
 
-impl<R> Reader<R> {
-    /// Marks a position whose line went past [`MAX_LINE`].
-    fn cut(&self, record: &mut GameRecord, ctx: LineContext) {
-        let cut = ctx.byte + MAX_LINE as u64;
-        // A defect wholly before the cut stands; one at the cut comes from
-        // the cut itself.
-        if record
-            .defect
-            .as_ref()
-            .is_some_and(|d| d.pos.byte + u64::from(d.len) < cut)
-        {
-            return;
-        }
-        let chars = self.buf.iter().filter(|&&b| b & 0xC0 != 0x80).count();
-        record.defect = Some(ParseError {
-            pos: SourcePos {
-                byte: cut,
-                line: ctx.line,
-                column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
-            },
-            message: "line longer than 64 KiB".into(),
-            len: 1,
-        });
+/// Marks a position whose line went past [`MAX_LINE`]; `head` is the part
+/// that was read.
+fn cut(record: &mut GameRecord, ctx: LineContext, head: &[u8]) {
+    let cut = ctx.byte + MAX_LINE as u64;
+    // A defect wholly before the cut stands; one at the cut comes from
+    // the cut itself.
+    if record
+        .defect
+        .as_ref()
+        .is_some_and(|d| d.pos.byte + u64::from(d.len) < cut)
+    {
+        return;
     }
+    let chars = head.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    record.defect = Some(ParseError {
+        pos: SourcePos {
+            byte: cut,
+            line: ctx.line,
+            column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
+        },
+        message: "line longer than 64 KiB".into(),
+        len: 1,
+    });
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -324,28 +277,32 @@ impl<R: BufRead> Iterator for Reader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
-            match self.read_line() {
-                Ok(0) => self.done = true,
-                Ok(n) => {
-                    self.line = self.line.saturating_add(1);
-                    let ctx = LineContext {
-                        line: self.line,
-                        byte: self.byte,
-                        index: self.positions + 1,
-                    };
-                    self.byte += n as u64;
-                    if let Some(mut record) = parse_line(&self.buf, ctx) {
-                        if self.truncated {
-                            self.cut(&mut record, ctx);
-                        }
-                        self.positions += 1;
-                        return Some(Ok(record));
-                    }
+            let index = self.positions + 1;
+            let (text, ctx, long) = match self.lines.next_line() {
+                Ok(None) => {
+                    self.done = true;
+                    continue;
                 }
                 Err(e) => {
                     self.done = true;
                     return Some(Err(ReadError::Io(e)));
                 }
+                Ok(Some(Line::Text { number, byte, text })) => (text, (number, byte), false),
+                Ok(Some(Line::TooLong {
+                    number, byte, head, ..
+                })) => (head, (number, byte), true),
+            };
+            let ctx = LineContext {
+                line: ctx.0,
+                byte: ctx.1,
+                index,
+            };
+            if let Some(mut record) = parse_line(text, ctx) {
+                if long {
+                    cut(&mut record, ctx, text);
+                }
+                self.positions += 1;
+                return Some(Ok(record));
             }
         }
         None

@@ -547,7 +547,9 @@ impl<R: BufRead> Iterator for Reader<R> {
                         return Some(Ok(record));
                     }
                 }
-                Ok(Some(Line::TooLong { number, byte, len })) => {
+                Ok(Some(Line::TooLong {
+                    number, byte, len, ..
+                })) => {
                     self.games += 1;
                     let record = GameRecord {
                         origin: Origin {
