@@ -58,6 +58,12 @@ impl<R: BufRead> Lines<R> {
         }
     }
 
+    /// Lines read so far.
+    #[must_use]
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
     /// Bytes consumed so far.
     #[must_use]
     pub fn offset(&self) -> u64 {

@@ -43,6 +43,7 @@
 
 use std::io::BufRead;
 
+use crate::formats::lines::{Line as RawLine, Lines};
 use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::Move;
 use crate::record::{Origin, RecordedMove, RecordedResult, Span, Token};
@@ -599,10 +600,7 @@ fn align<'a>(row: &[Cell<'a>], reference: Option<[i64; 8]>, r: usize) -> Option<
 
 /// Streams sheets from a text input, one game per sheet.
 pub struct Reader<R> {
-    input: R,
-    buf: Vec<u8>,
-    line: u32,
-    byte: u64,
+    lines: Lines<R>,
     games: u64,
     failed: bool,
 }
@@ -611,38 +609,38 @@ impl<R: BufRead> Reader<R> {
     /// Reads from `input`.
     pub fn new(input: R) -> Reader<R> {
         Reader {
-            input,
-            buf: Vec::with_capacity(128),
-            line: 0,
-            byte: 0,
+            // A line longer than a whole sheet may be is never held whole.
+            lines: Lines::new(input, MAX_TEXT + 1),
             games: 0,
             failed: false,
         }
     }
 
-    /// The next line, without its end; `None` at the end of the input.
+    /// The next line, without its end; `None` at the end of the input. An
+    /// over-long line comes back cut, longer than a sheet may be.
     fn next_line(&mut self) -> Option<Result<Line, ReadError>> {
-        loop {
-            self.buf.clear();
-            match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(n) => {
-                    self.line += 1;
-                    let byte = self.byte;
-                    self.byte += n as u64;
-                    let mut text = self.buf.as_slice();
-                    text = text.strip_suffix(b"\n").unwrap_or(text);
-                    text = text.strip_suffix(b"\r").unwrap_or(text);
-                    return Some(Ok(Line {
-                        text: String::from_utf8_lossy(text).into_owned(),
-                        number: self.line,
-                        byte,
-                    }));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Some(Err(ReadError::Io(e))),
-            }
+        match self.lines.next_line() {
+            Ok(None) => None,
+            Ok(Some(
+                RawLine::Text { number, byte, text }
+                | RawLine::TooLong {
+                    number,
+                    byte,
+                    head: text,
+                    ..
+                },
+            )) => Some(Ok(Line {
+                text: String::from_utf8_lossy(text).into_owned(),
+                number,
+                byte,
+            })),
+            Err(e) => Some(Err(ReadError::Io(e))),
         }
+    }
+
+    /// Where reading has got to: the last line number and byte offset.
+    fn reached(&self) -> (u32, u64) {
+        (self.lines.line(), self.lines.offset())
     }
 }
 
@@ -691,7 +689,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                 .first()
                 .map(|l| (l.number, l.byte))
                 .or(skipped)
-                .unwrap_or((self.line, self.byte));
+                .unwrap_or_else(|| self.reached());
             let origin = Origin {
                 index: self.games,
                 line: Some(line),
