@@ -30,11 +30,6 @@ use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, SamplingMode, Throughput};
 use kifu::{Position, Replay, Square, Status};
 
-/// The WTHOR file header and one game record, in bytes.
-const HEADER: usize = 16;
-const RECORD: usize = 68;
-/// Where the 60 move bytes start in a record.
-const MOVES_AT: usize = 8;
 /// Positions for the micro benchmarks of `flips` and `moves`.
 const MICRO: usize = 250_000;
 
@@ -65,26 +60,27 @@ fn wtb_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The move lists of every game in a WTHOR file (moves up to the first 0
-/// byte; a byte that is not a square ends the game there too).
-fn parse_wtb(bytes: &[u8], games: &mut Vec<Vec<Square>>) {
-    let Some(body) = bytes.get(HEADER..) else {
-        return;
-    };
-    for record in body.chunks_exact(RECORD) {
-        let mut game = Vec::with_capacity(60);
-        for &b in &record[MOVES_AT..] {
-            let (row, col) = (b / 10, b % 10);
-            let square = (1..=8)
-                .contains(&row)
-                .then(|| Square::from_coords(col.wrapping_sub(1), row - 1))
-                .flatten();
-            match square {
-                Some(sq) => game.push(sq),
-                None => break,
-            }
+/// The squares of every game in a WTHOR file, read with kifu's reader
+/// (moves up to an unreadable byte, if any).
+fn parse_wtb(path: &Path, games: &mut Vec<Vec<Square>>) {
+    let reader = match kifu::formats::wthor::Reader::open(path) {
+        Ok(reader) => reader,
+        Err(e) => {
+            eprintln!("note: cannot read {}: {e}", path.display());
+            return;
         }
-        games.push(game);
+    };
+    for record in reader.flatten() {
+        games.push(
+            record
+                .moves
+                .iter()
+                .map_while(|m| match m.token {
+                    kifu::Token::Move(kifu::Move::Play(sq)) => Some(sq),
+                    _ => None,
+                })
+                .collect(),
+        );
     }
 }
 
@@ -97,10 +93,7 @@ fn load() -> Option<Vec<Vec<Square>>> {
     wtb_files(&dir, &mut files);
     let mut games = Vec::new();
     for path in &files {
-        match std::fs::read(path) {
-            Ok(bytes) => parse_wtb(&bytes, &mut games),
-            Err(e) => eprintln!("note: cannot read {}: {e}", path.display()),
-        }
+        parse_wtb(path, &mut games);
     }
     if games.is_empty() {
         eprintln!(
