@@ -144,47 +144,4 @@ impl<'a> Row<'a> {
             serde_json::to_string(&pairs).unwrap_or_default()
         }
     }
-
-    /// Every field in [`HEADER`] order, as text (empty when absent).
-    #[must_use]
-    pub fn fields(&self) -> [String; 23] {
-        let tags = &self.record.tags;
-        let finish = &self.report.finish;
-        let opt = |v: Option<&String>| v.cloned().unwrap_or_default();
-        let num = |v: Option<u8>| v.map(|n| n.to_string()).unwrap_or_default();
-        let (black_score, white_score) = match self.scores() {
-            Some((b, w)) => (b.to_string(), w.to_string()),
-            None => (String::new(), String::new()),
-        };
-        [
-            self.source.to_owned(),
-            self.record.origin.index.to_string(),
-            opt(tags.event.as_ref()),
-            opt(tags.date.as_ref()),
-            opt(tags.black.as_ref()),
-            opt(tags.white.as_ref()),
-            self.record.move_string(),
-            finish.placed.to_string(),
-            finish.passes.to_string(),
-            finish.score.black_discs.to_string(),
-            finish.score.white_discs.to_string(),
-            finish.score.empties.to_string(),
-            black_score,
-            white_score,
-            self.winner()
-                .map(|w| w.name().to_owned())
-                .unwrap_or_default(),
-            num(self.recorded_black_score()),
-            self.status().name().to_owned(),
-            self.error_move().map(|n| n.to_string()).unwrap_or_default(),
-            self.error().unwrap_or_default(),
-            num(self.record.theoretical_black_score),
-            self.record
-                .result
-                .map(|r| r.to_string())
-                .unwrap_or_default(),
-            self.start().unwrap_or_default(),
-            self.tags(),
-        ]
-    }
 }
