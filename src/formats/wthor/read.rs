@@ -1,0 +1,353 @@
+//! Reading `.wtb` game files.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{
+    binary_error, count_mismatch, find_name_files, Header, Names, HEADER_LEN, MOVES_AT, MOVE_BYTES,
+    RECORD_LEN,
+};
+use crate::formats::ReadError;
+use crate::game::Move;
+use crate::record::{Origin, RecordedMove, RecordedResult, ResultValue, Token};
+use crate::{GameRecord, Position, Square};
+
+/// The square of a move byte `10 * row + column`, both 1–8.
+pub(crate) fn square_of_byte(b: u8) -> Option<Square> {
+    let (row, column) = (b / 10, b % 10);
+    if (1..=8).contains(&row) && (1..=8).contains(&column) {
+        Square::from_coords(column - 1, row - 1)
+    } else {
+        None
+    }
+}
+
+/// The move byte of a square.
+pub(crate) fn byte_of_square(square: Square) -> u8 {
+    10 * (square.row() + 1) + square.column() + 1
+}
+
+/// Decodes one game record.
+///
+/// `index` is the 1-based record number and `byte` the record's offset in
+/// the file; the header gives the year (the `date` tag) and `names` the
+/// tournament and player names. Trouble inside the record (a score over
+/// 64, a move byte after the end of the moves) is the record's `defect`.
+#[must_use]
+pub fn parse_record(
+    bytes: &[u8; RECORD_LEN],
+    index: u64,
+    byte: u64,
+    header: &Header,
+    names: Option<&Names>,
+) -> GameRecord {
+    let mut record = GameRecord::new(Position::start());
+    record.origin = Origin {
+        index,
+        line: None,
+        byte,
+        text: None,
+        moves_at: Some(crate::MoveLayout {
+            byte: byte + MOVES_AT as u64,
+            line: 0,
+            column: 0,
+            stride: 1,
+            len: 1,
+        }),
+    };
+    let tournament = u16::from_le_bytes([bytes[0], bytes[1]]);
+    let black = u16::from_le_bytes([bytes[2], bytes[3]]);
+    let white = u16::from_le_bytes([bytes[4], bytes[5]]);
+    if let Some(names) = names {
+        record.tags.event = names.tournament(tournament).map(str::to_owned);
+        record.tags.black = names.player(black).map(str::to_owned);
+        record.tags.white = names.player(white).map(str::to_owned);
+    }
+    if header.year != 0 {
+        record.tags.date = Some(header.year.to_string());
+    }
+    let defect = |record: &mut GameRecord, at: usize, message: String| {
+        if record.defect.is_none() {
+            let pos = byte + at as u64;
+            record.defect = Some(binary_error(
+                pos,
+                1,
+                format!("{message} (record {index}, byte {pos})"),
+            ));
+        }
+    };
+    let score = bytes[6];
+    if score <= 64 {
+        record.result = Some(RecordedResult::new(ResultValue::Discs {
+            black: score,
+            white: 64 - score,
+        }));
+    } else {
+        defect(&mut record, 6, format!("score byte {score} over 64"));
+    }
+    let theoretical = bytes[7];
+    if theoretical <= 64 {
+        record.theoretical_black_score = Some(theoretical);
+    } else {
+        defect(
+            &mut record,
+            7,
+            format!("theoretical score byte {theoretical} over 64"),
+        );
+    }
+    // Constant indices below RECORD_LEN into a fixed-size array: cannot fail.
+    let moves = &bytes[MOVES_AT..];
+    let count = moves.iter().position(|&b| b == 0).unwrap_or(MOVE_BYTES);
+    record.moves.reserve_exact(count);
+    for &b in moves.iter().take(count) {
+        let token = match square_of_byte(b) {
+            Some(square) => Token::Move(Move::Play(square)),
+            None => {
+                record
+                    .unreadable
+                    .push((record.moves.len(), format!("byte {b}").into()));
+                Token::Unreadable
+            }
+        };
+        record.moves.push(RecordedMove { token, color: None });
+    }
+    if let Some(after) = moves
+        .iter()
+        .skip(count)
+        .position(|&b| b != 0)
+        .map(|i| i + count)
+    {
+        let b = moves.get(after).copied().unwrap_or(0);
+        defect(
+            &mut record,
+            MOVES_AT + after,
+            format!("move byte {b} after the end of the moves"),
+        );
+    }
+    record
+}
+
+/// Fills `buf` from `input` until it is full or the input ends; returns
+/// the bytes read.
+fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        // `n < buf.len()`, so the slice is in bounds.
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Streams the games of a `.wtb` file, one 68-byte record at a time.
+///
+/// The header is read and checked on the first call to [`Iterator::next`]
+/// (or [`Reader::read_header`]); a header it cannot go on from is the
+/// first and only item, an error. Reading does no buffering of its own:
+/// give it a buffered input (a `BufReader` over a file).
+///
+/// ```
+/// use kifu::formats::wthor::Reader;
+/// let mut file = vec![20, 26, 2, 16, 1, 0, 0, 0, 0, 0, 0xb9, 7, 8, 0, 24, 0];
+/// let mut record = [0u8; 68];
+/// record[6] = 64;
+/// record[7] = 64;
+/// record[8..17].copy_from_slice(&[56, 64, 53, 66, 75, 46, 57, 65, 35]);
+/// file.extend_from_slice(&record);
+/// let mut reader = Reader::new(&file[..], None).with_size(file.len() as u64);
+/// let game = reader.next().unwrap()?;
+/// assert_eq!(game.move_string(), "f5d6c5f6e7f4g5e6e3");
+/// assert_eq!(game.replay().final_score().unwrap().black_score, 64);
+/// assert_eq!(reader.header().unwrap().year, 1977);
+/// assert!(reader.next().is_none());
+/// # Ok::<(), kifu::formats::ReadError>(())
+/// ```
+pub struct Reader<R: Read> {
+    input: R,
+    names: Option<Arc<Names>>,
+    size: Option<u64>,
+    header: Option<Header>,
+    read: u32,
+    done: bool,
+}
+
+impl Reader<BufReader<File>> {
+    /// Opens a `.wtb` file with the name files found next to it
+    /// ([`find_name_files`]) and its size checked against the header.
+    /// Name-file oddities are in `reader.names()`'s warnings.
+    pub fn open(path: &Path) -> io::Result<Reader<BufReader<File>>> {
+        let file = File::open(path)?;
+        let meta = file.metadata()?;
+        let (jou, trn) = find_name_files(path);
+        let names = if jou.is_some() || trn.is_some() {
+            Some(Arc::new(Names::load(jou.as_deref(), trn.as_deref())?))
+        } else {
+            None
+        };
+        let reader = Reader::new(BufReader::with_capacity(1 << 16, file), names);
+        // Only a regular file has a size worth checking (not a pipe).
+        Ok(if meta.is_file() {
+            reader.with_size(meta.len())
+        } else {
+            reader
+        })
+    }
+}
+
+impl<R: Read> Reader<R> {
+    /// Reads games from `input`, naming players and tournaments from
+    /// `names` when given.
+    pub fn new(input: R, names: Option<Arc<Names>>) -> Reader<R> {
+        Reader {
+            input,
+            names,
+            size: None,
+            header: None,
+            read: 0,
+            done: false,
+        }
+    }
+
+    /// Tells the reader the file's size, so that a game count that
+    /// disagrees with it is reported before any game is read.
+    #[must_use]
+    pub fn with_size(mut self, size: u64) -> Reader<R> {
+        self.size = Some(size);
+        self
+    }
+
+    /// The header, once read.
+    #[must_use]
+    pub fn header(&self) -> Option<&Header> {
+        self.header.as_ref()
+    }
+
+    /// The names the games are labelled with.
+    #[must_use]
+    pub fn names(&self) -> Option<&Names> {
+        self.names.as_deref()
+    }
+
+    /// Reads and checks the header if not done yet.
+    pub fn read_header(&mut self) -> Result<Header, ReadError> {
+        if let Some(header) = self.header {
+            return Ok(header);
+        }
+        if self.done {
+            return Err(ReadError::Syntax(binary_error(
+                0,
+                0,
+                "the header could not be read".into(),
+            )));
+        }
+        match self.header_inner() {
+            Ok(header) => {
+                self.header = Some(header);
+                Ok(header)
+            }
+            Err(e) => {
+                self.done = true;
+                Err(e)
+            }
+        }
+    }
+
+    fn header_inner(&mut self) -> Result<Header, ReadError> {
+        let mut buf = [0u8; HEADER_LEN];
+        let n = fill(&mut self.input, &mut buf)?;
+        if n < HEADER_LEN {
+            return Err(binary_error(
+                0,
+                n as u32,
+                format!("truncated header: {n} of {HEADER_LEN} bytes"),
+            )
+            .into());
+        }
+        let header = Header::from_bytes(&buf);
+        header.check_games()?;
+        if let Some(size) = self.size {
+            let body = size.saturating_sub(HEADER_LEN as u64);
+            let whole = body / RECORD_LEN as u64;
+            let rest = body % RECORD_LEN as u64;
+            if whole != u64::from(header.games) || rest != 0 {
+                let message = count_mismatch("game", u64::from(header.games), whole, rest);
+                return Err(binary_error(4, 4, message).into());
+            }
+        }
+        Ok(header)
+    }
+
+    /// After the last game the header promised: anything more is an error.
+    fn check_end(&mut self, header: &Header) -> Option<ReadError> {
+        if self.size.is_some() {
+            // Already checked against the header.
+            return None;
+        }
+        match io::copy(&mut self.input, &mut io::sink()) {
+            Ok(0) => None,
+            Ok(extra) => {
+                let whole = u64::from(header.games) + extra / RECORD_LEN as u64;
+                let rest = extra % RECORD_LEN as u64;
+                let at = HEADER_LEN as u64 + u64::from(header.games) * RECORD_LEN as u64;
+                let message = count_mismatch("game", u64::from(header.games), whole, rest);
+                Some(binary_error(at, 1, message).into())
+            }
+            Err(e) => Some(e.into()),
+        }
+    }
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = Result<GameRecord, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let header = match self.read_header() {
+            Ok(h) => h,
+            Err(e) => return Some(Err(e)),
+        };
+        if self.read >= header.games {
+            self.done = true;
+            return self.check_end(&header).map(Err);
+        }
+        let index = u64::from(self.read) + 1;
+        let at = HEADER_LEN as u64 + u64::from(self.read) * RECORD_LEN as u64;
+        let mut buf = [0u8; RECORD_LEN];
+        let n = match fill(&mut self.input, &mut buf) {
+            Ok(n) => n,
+            Err(e) => {
+                self.done = true;
+                return Some(Err(e.into()));
+            }
+        };
+        if n < RECORD_LEN {
+            self.done = true;
+            let message = if n == 0 {
+                count_mismatch("game", u64::from(header.games), u64::from(self.read), 0)
+            } else {
+                format!(
+                    "record {index} at byte {at} is truncated: {n} of {RECORD_LEN} bytes \
+                     (header says {} games)",
+                    header.games
+                )
+            };
+            return Some(Err(binary_error(at, n as u32, message).into()));
+        }
+        self.read += 1;
+        Some(Ok(parse_record(
+            &buf,
+            index,
+            at,
+            &header,
+            self.names.as_deref(),
+        )))
+    }
+}
