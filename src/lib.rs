@@ -43,7 +43,7 @@ pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, Position};
 pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner};
 pub use record::{
-    GameError, GameRecord, MoveLayout, MoveNote, Origin, ParseResultError, RecordedMove,
-    RecordedResult, Report, ResultKind, ResultValue, Rules, Span, Tags, Token,
+    GameError, GameRecord, MoveLayout, MoveNote, Origin, ParseResultError, Quirk, Quirks,
+    RecordedMove, RecordedResult, Report, ResultKind, ResultValue, Rules, Span, Tags, Token,
 };
 pub use square::{ParseSquareError, Square, Symmetry};

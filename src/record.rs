@@ -251,6 +251,93 @@ impl std::str::FromStr for RecordedResult {
     }
 }
 
+/// An oddity of a source that a reader read past without harm: a writer's
+/// habit, or a missing name. Each is worth one note per input, never an
+/// invalid game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Quirk {
+    /// WTHOR move bytes padded with 92 after the last move (Edax), read as
+    /// the end of the moves.
+    PaddedWith92,
+    /// A WTHOR score byte over 64 (Edax stores 225 for an unfinished game),
+    /// read as no recorded score.
+    ScoreOver64,
+    /// A WTHOR theoretical score byte over 64, read as none.
+    TheoreticalOver64,
+    /// Black's player number is missing from the name file (the name reads
+    /// `#N`).
+    BlackUnnamed,
+    /// White's player number is missing from the name file.
+    WhiteUnnamed,
+    /// The tournament number is missing from the name file.
+    EventUnnamed,
+}
+
+impl Quirk {
+    /// Every quirk, in the order notes list them.
+    pub const ALL: [Quirk; 6] = [
+        Quirk::PaddedWith92,
+        Quirk::ScoreOver64,
+        Quirk::TheoreticalOver64,
+        Quirk::BlackUnnamed,
+        Quirk::WhiteUnnamed,
+        Quirk::EventUnnamed,
+    ];
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// What games with this quirk have, and how they were read: the end of
+    /// `N games …`.
+    #[must_use]
+    pub const fn note(self) -> &'static str {
+        match self {
+            Quirk::PaddedWith92 => {
+                "pad their moves with byte 92 (as Edax writes): read as the end of the moves"
+            }
+            Quirk::ScoreOver64 => {
+                "store a score byte over 64 (Edax's mark of an unfinished game): \
+                 read as no recorded score"
+            }
+            Quirk::TheoreticalOver64 => {
+                "store a theoretical score byte over 64: read as no theoretical score"
+            }
+            Quirk::BlackUnnamed | Quirk::WhiteUnnamed | Quirk::EventUnnamed => {
+                "name a player or tournament number missing from the name files: shown as #N"
+            }
+        }
+    }
+}
+
+/// A set of [`Quirk`]s.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Quirks(u8);
+
+impl Quirks {
+    /// Adds one.
+    pub fn insert(&mut self, quirk: Quirk) {
+        self.0 |= quirk.bit();
+    }
+
+    /// Whether `quirk` is in the set.
+    #[must_use]
+    pub const fn contains(self, quirk: Quirk) -> bool {
+        self.0 & quirk.bit() != 0
+    }
+
+    /// Whether the set is empty.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The quirks in the set.
+    pub fn iter(self) -> impl Iterator<Item = Quirk> {
+        Quirk::ALL.into_iter().filter(move |q| self.contains(*q))
+    }
+}
+
 /// Names and other tags of a game. Dates and ratings are kept verbatim.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Tags {
@@ -339,6 +426,9 @@ pub struct GameRecord {
     pub result: Option<RecordedResult>,
     /// Black's theoretical score (WTHOR).
     pub theoretical_black_score: Option<u8>,
+    /// The depth of the theoretical score: empties solved by perfect play
+    /// (WTHOR's header byte P3), when the source says.
+    pub theoretical_depth: Option<u8>,
     /// Standard or anti rules.
     pub rules: Rules,
     /// Where the game came from.
@@ -346,6 +436,8 @@ pub struct GameRecord {
     /// A syntax error that made the rest of the game unreadable; the moves
     /// before it are kept.
     pub defect: Option<ParseError>,
+    /// Oddities of the source read past without harm, for a note.
+    pub quirks: Quirks,
 }
 
 impl Default for GameRecord {
@@ -367,9 +459,11 @@ impl GameRecord {
             tags: Tags::default(),
             result: None,
             theoretical_black_score: None,
+            theoretical_depth: None,
             rules: Rules::Standard,
             origin: Origin::default(),
             defect: None,
+            quirks: Quirks::default(),
         }
     }
 

@@ -151,7 +151,10 @@ fn wthor_header_that_claims_more_or_fewer_games_than_the_data() {
     let (code, out, err) = validate(&more, "wthor");
     assert_eq!(code, 2);
     assert_eq!(out, "2 games read: 2 complete, 0 incomplete, 0 invalid\n");
-    assert_eq!(err, "kifu: -: header says 3 games but the file holds 2\n");
+    assert_eq!(
+        err,
+        "kifu: -: header says 3 games but the file holds 2: record 3 at byte 152 is missing\n"
+    );
     let mut fewer = header(1, 8, 0);
     fewer.extend(record(&SHORT_WIN, 64));
     fewer.extend(record(&SHORT_WIN, 64));

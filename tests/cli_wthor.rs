@@ -54,10 +54,14 @@ fn fixture_database_scores_with_names() {
             "  game  black                 white                 discs  score  winner  status      note
      1  Tastet Marc           Penloup Dominique      13-0   64-0  black   complete
      2  Penloup Dominique     Müller Jörg           12-12  32-32  draw    complete
-     3  -                     Tastet Marc             5-2      -  black   incomplete  recorded 40-24
+     3  #9                    Tastet Marc             5-2      -  black   incomplete  recorded 40-24
 ",
         )
-        .stderr("kifu: 3 games read: 2 complete, 1 incomplete, 0 invalid\n");
+        .stderr(
+            "kifu: warning: 1 player number (#9) missing from the WTHOR name files: those names show as #N
+kifu: 3 games read: 2 complete, 1 incomplete, 0 invalid
+",
+        );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use std::io::Cursor;
 
-use kifu::formats::wthor::{Reader, Writer, WriterOptions};
+use kifu::formats::wthor::{NameBook, Reader, Writer, WriterOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,14 +13,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut writer) = Writer::new(Cursor::new(Vec::new()), WriterOptions::new(2026, 11, 21)) else {
         return;
     };
+    let mut book = NameBook::default();
     let mut kept = Vec::new();
     for game in reader.flatten() {
         let report = game.replay();
-        if writer.write(&game, &report).is_ok() {
+        if writer.write(&game, &report, &mut book).is_ok() {
             kept.push(game.moves.len());
         }
     }
-    if let Ok((out, _names)) = writer.finish() {
+    if let Ok((out, _stats)) = writer.finish() {
         let bytes = out.into_inner();
         let back: Vec<_> = Reader::new(bytes.as_slice(), None).flatten().collect();
         assert_eq!(back.len(), kept.len());

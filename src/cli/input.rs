@@ -58,48 +58,81 @@ pub fn open(name: &str, from: Option<Format>) -> Result<Input> {
 
 impl Input {
     /// The games of this input. A WTHOR file gets the names of the player
-    /// and tournament files found next to it (or in `names_dir`); what is
+    /// and tournament files found next to it (or with `names`); what is
     /// odd about them goes to `notes`.
-    pub fn games(self, names_dir: Option<&Path>, notes: &mut Vec<String>) -> Box<dyn GameReader> {
+    pub fn games(self, names: Option<&Path>, notes: &mut Vec<String>) -> Box<dyn GameReader> {
         if self.format != Format::Wthor {
             return self.format.reader(self.reader);
         }
-        let names = if self.name == "-" && names_dir.is_none() {
+        let names = if self.name == "-" && names.is_none() {
             None
         } else {
-            let file_name = Path::new(&self.name)
-                .file_name()
-                .map_or_else(|| PathBuf::from("-"), PathBuf::from);
-            let probe = match names_dir {
-                Some(dir) => dir.join(file_name),
-                None => PathBuf::from(&self.name),
-            };
-            let (jou, trn) = wthor::find_name_files(&probe);
-            if jou.is_none() && trn.is_none() {
-                notes.push(format!(
-                    "kifu: note: no WTHOR player or tournament files found for {}; games are unnamed",
-                    self.name
-                ));
-                None
-            } else {
-                match wthor::Names::load(jou.as_deref(), trn.as_deref()) {
-                    Ok(names) => {
-                        for warning in &names.warnings {
-                            notes.push(format!("kifu: warning: {warning}"));
-                        }
-                        Some(Arc::new(names))
-                    }
-                    Err(err) => {
-                        notes.push(format!("kifu: warning: cannot read the name files: {err}"));
-                        None
-                    }
-                }
-            }
+            load_names(&self.name, names, notes)
         };
         let reader = wthor::Reader::new(self.reader, names);
         match self.size {
             Some(size) => Box::new(reader.with_size(size)),
             None => Box::new(reader),
+        }
+    }
+}
+
+/// Where the name files of the WTHOR file `wtb` are: in the folder `names`
+/// names (chosen by the `.wtb`'s stem as next to it), or the pair of the
+/// `.JOU`/`.TRN` file it names, else next to `wtb`.
+pub fn name_files(
+    wtb: &Path,
+    names: Option<&Path>,
+) -> Result<wthor::NameFiles, wthor::AmbiguousNames> {
+    let stem = wtb.file_stem().and_then(|s| s.to_str()).unwrap_or("-");
+    match names {
+        Some(path) if path.is_file() => {
+            let dir = path
+                .parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            let dir = if dir.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                dir
+            };
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            wthor::find_name_files_in(&dir, stem)
+        }
+        Some(dir) => wthor::find_name_files_in(dir, stem),
+        None => wthor::find_name_files(wtb),
+    }
+}
+
+fn load_names(
+    name: &str,
+    names: Option<&Path>,
+    notes: &mut Vec<String>,
+) -> Option<Arc<wthor::Names>> {
+    let found = match name_files(Path::new(name), names) {
+        Ok(found) => found,
+        Err(err) => {
+            notes.push(format!(
+                "kifu: warning: {err}: name one with --names; the games of {name} are unnamed"
+            ));
+            return None;
+        }
+    };
+    if found.players.is_none() && found.tournaments.is_none() {
+        notes.push(format!(
+            "kifu: note: no WTHOR player or tournament files found for {name}; games are unnamed"
+        ));
+        return None;
+    }
+    match wthor::Names::load(found.players.as_deref(), found.tournaments.as_deref()) {
+        Ok(names) => {
+            for warning in &names.warnings {
+                notes.push(format!("kifu: warning: {warning}"));
+            }
+            Some(Arc::new(names))
+        }
+        Err(err) => {
+            notes.push(format!("kifu: warning: cannot read the name files: {err}"));
+            None
         }
     }
 }

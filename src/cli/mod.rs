@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod convert;
 mod diagnostic;
 mod input;
+mod output;
 mod progress;
 mod repair;
 mod run;
@@ -134,6 +135,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    output::install_signal_handler();
     let result = match cli.command {
         Command::Show(args) => show::run(args),
         Command::Validate(args) => validate::run(args),

@@ -2,8 +2,8 @@
 //! the `--suggest` block of `kifu validate`.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
-use std::path::PathBuf;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{bail, Context, Result};
@@ -12,7 +12,8 @@ use kifu::repair::{self, is_unique, Mark, Options, Suggestion, Verdict};
 use kifu::table::Row;
 use kifu::{GameError, GameRecord, Report, Status, Winner};
 
-use super::run::{run_inputs, BatchArgs};
+use super::output::{self, AtomicFile, Output, Target};
+use super::run::{run_inputs, BatchArgs, Totals};
 use super::{convert, diagnostic, Outcome};
 
 /// Repair invalid games: find the smallest edits that make each record
@@ -31,6 +32,7 @@ use super::{convert, diagnostic, Outcome};
 /// Examples:
 ///   kifu repair games.txt -o fixed.txt
 ///   kifu repair typed.txt --to csv > fixed.csv
+///   kifu repair --in-place a.txt b.pgn   (originals kept as a.txt.orig, b.pgn.orig)
 ///   kifu validate --suggest games.txt     (to see the candidates)
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
@@ -46,6 +48,15 @@ pub struct Args {
     /// Output file (default: standard output).
     #[arg(long, short = 'o', value_name = "OUT")]
     output: Option<PathBuf>,
+
+    /// Rewrite each FILE with its repaired games, in its own format,
+    /// atomically; the original is kept as FILE.orig.
+    #[arg(long, short = 'i')]
+    in_place: bool,
+
+    /// With --in-place, keep no FILE.orig.
+    #[arg(long)]
+    no_backup: bool,
 
     /// Most edits to make in one game.
     #[arg(long, value_name = "N", default_value_t = 2,
@@ -105,28 +116,117 @@ fn output_format(args: &Args, files: &[String]) -> Result<Format> {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
+    if args.in_place {
+        return run_in_place(&args);
+    }
+    if args.no_backup {
+        bail!("--no-backup goes with --in-place");
+    }
     let files = super::default_files(&args.files);
+    let target = match &args.output {
+        Some(path) => Target::File(path),
+        None => Target::Stdout,
+    };
+    output::refuse_inputs_as_outputs(&files, &[target])?;
     let to = output_format(&args, &files)?;
     if !to.is_text() {
         bail!(
             "repair writes text formats, not {to}: choose one with --to (jsonl keeps everything)"
         );
     }
+    let mut out = Output::open(args.output.as_deref())?;
+    let (totals, counts) = repair_into(&args, &files, to, &mut out)?;
+    out.commit()?;
+    report(&totals, &counts, to);
+    Ok(exit_outcome(&totals, &counts))
+}
+
+/// `kifu repair --in-place`: each file rewritten with its repaired games,
+/// in its own format, atomically; the original kept as `FILE.orig` unless
+/// `--no-backup`. A file with nothing repaired is left as it was.
+fn run_in_place(args: &Args) -> Result<Outcome> {
+    if args.files.is_empty() || args.files.iter().any(|f| f == "-") {
+        bail!("--in-place rewrites named files: give them (not standard input)");
+    }
+    if args.output.is_some() || args.to.is_some() {
+        bail!("--in-place writes each file in its own format, in its place: drop -o and --to");
+    }
+    let mut worst = Outcome::Valid;
+    let mut failed = false;
+    for name in &args.files {
+        match repair_file(args, name) {
+            Ok(outcome) => {
+                if outcome == Outcome::Invalid {
+                    worst = Outcome::Invalid;
+                }
+            }
+            Err(err) => {
+                eprintln!("kifu: {name}: {err:#}");
+                failed = true;
+            }
+        }
+    }
+    Ok(if failed { Outcome::Failed } else { worst })
+}
+
+fn repair_file(args: &Args, name: &str) -> Result<Outcome> {
+    let path = Path::new(name);
+    let files = vec![name.to_owned()];
+    let to = output_format(args, &files)?;
+    if !to.is_text() {
+        bail!("{to} files cannot be repaired in place (repair writes text formats): use --to jsonl -o OUT");
+    }
+    let backup = PathBuf::from(format!("{name}.orig"));
+    if !args.no_backup && backup.exists() {
+        bail!(
+            "{} already exists: move it away, or use --no-backup",
+            backup.display()
+        );
+    }
+    let mut out = Output::File(AtomicFile::create(path)?);
+    let (totals, counts) = repair_into(args, &files, to, &mut out)?;
+    let repaired = counts.repaired.load(Ordering::Relaxed);
+    if totals.failed {
+        bail!("not rewritten: the file could not be read to its end");
+    }
+    report(&totals, &counts, to);
+    if repaired == 0 {
+        eprintln!("kifu: {name}: nothing repaired; left as it was");
+    } else {
+        if !args.no_backup {
+            std::fs::hard_link(path, &backup)
+                .or_else(|_| std::fs::copy(path, &backup).map(|_| ()))
+                .with_context(|| format!("cannot keep the original as {}", backup.display()))?;
+        }
+        out.commit()?;
+        let kept = if args.no_backup {
+            String::new()
+        } else {
+            format!(" (the original is {})", backup.display())
+        };
+        eprintln!(
+            "kifu: {name}: rewritten with {}{kept}",
+            super::run::games(repaired).replace("game", "repaired game")
+        );
+    }
+    Ok(exit_outcome(&totals, &counts))
+}
+
+/// Repairs every game of `files` and writes them all to `out` in `to`.
+fn repair_into(
+    args: &Args,
+    files: &[String],
+    to: Format,
+    out: &mut Output,
+) -> Result<(Totals, Counts)> {
     let options = Options {
         max_edits: usize::from(args.max_edits),
         ..Options::default()
     };
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(BufWriter::with_capacity(
-            1 << 16,
-            File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-        )),
-        None => Box::new(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
-    };
     out.write_all(&to.header())?;
     let counts = Counts::default();
     let totals = run_inputs(
-        &files,
+        files,
         &args.batch,
         |name, games, slice| {
             let mut fixed: Vec<Option<(GameRecord, Report)>> = Vec::with_capacity(games.len());
@@ -181,10 +281,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         },
         |slice| out.write_all(&slice.bytes),
     )?;
-    out.flush()?;
-    convert::report_losses(to, &totals);
-    let left =
-        counts.ambiguous.load(Ordering::Relaxed) + counts.unrepairable.load(Ordering::Relaxed);
+    Ok((totals, counts))
+}
+
+fn report(totals: &Totals, counts: &Counts, to: Format) {
+    convert::report_losses(to, totals);
     eprintln!(
         "kifu: {} read: {} already valid, {} repaired, {} ambiguous, {} not repaired; {} written",
         super::run::games(totals.tally.read),
@@ -194,13 +295,18 @@ pub fn run(args: Args) -> Result<Outcome> {
         counts.unrepairable.load(Ordering::Relaxed),
         totals.written
     );
-    Ok(if totals.failed {
+}
+
+fn exit_outcome(totals: &Totals, counts: &Counts) -> Outcome {
+    let left =
+        counts.ambiguous.load(Ordering::Relaxed) + counts.unrepairable.load(Ordering::Relaxed);
+    if totals.failed {
         Outcome::Failed
     } else if left > 0 {
         Outcome::Invalid
     } else {
         Outcome::Valid
-    })
+    }
 }
 
 /// What the repair did, for standard error, and the record to write

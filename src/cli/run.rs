@@ -1,12 +1,12 @@
 //! Running a batch over every input of a command: opening, the parallel
 //! pipeline, progress, errors per input, and the counts.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 use kifu::batch::{self, BatchError, Options, Tally};
 use kifu::formats::Format;
-use kifu::{GameRecord, Report};
+use kifu::{GameRecord, Quirk, Report};
 
 use super::{input, progress::Progress};
 
@@ -47,6 +47,105 @@ pub struct SliceOut {
     pub last_byte: u64,
     /// Games encoded for a WTHOR output, with their names.
     pub encoded: Vec<(kifu::formats::wthor::EncodedGame, kifu::Tags)>,
+    /// Oddities of the input read past, and how many games had each.
+    pub quirks: Quirked,
+}
+
+/// Games with each [`Quirk`], and the numbers missing from name files.
+#[derive(Default, Clone)]
+pub struct Quirked {
+    counts: [u64; Quirk::ALL.len()],
+    /// Player numbers missing from the name files.
+    players: BTreeSet<u16>,
+    /// Tournament numbers missing from the name files.
+    tournaments: BTreeSet<u16>,
+}
+
+impl Quirked {
+    /// Counts the quirks of one game.
+    pub fn add(&mut self, game: &GameRecord) {
+        if game.quirks.is_empty() {
+            return;
+        }
+        for quirk in game.quirks.iter() {
+            self.counts[quirk as usize] += 1;
+        }
+        let number = |name: &Option<String>| {
+            name.as_deref()
+                .and_then(|n| n.strip_prefix('#'))
+                .and_then(|n| n.parse::<u16>().ok())
+        };
+        let tags = &game.tags;
+        if game.quirks.contains(Quirk::BlackUnnamed) {
+            self.players.extend(number(&tags.black));
+        }
+        if game.quirks.contains(Quirk::WhiteUnnamed) {
+            self.players.extend(number(&tags.white));
+        }
+        if game.quirks.contains(Quirk::EventUnnamed) {
+            self.tournaments.extend(number(&tags.event));
+        }
+    }
+
+    /// Adds another count.
+    pub fn merge(&mut self, other: &Quirked) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts) {
+            *a += b;
+        }
+        self.players.extend(&other.players);
+        self.tournaments.extend(&other.tournaments);
+    }
+
+    /// One note per quirk of the input `name` (names aside: those are
+    /// warned about once per run).
+    pub fn notes(&self, name: &str) -> Vec<String> {
+        [
+            Quirk::PaddedWith92,
+            Quirk::ScoreOver64,
+            Quirk::TheoreticalOver64,
+        ]
+        .into_iter()
+        .filter(|q| self.counts[*q as usize] > 0)
+        .map(|q| {
+            format!(
+                "kifu: note: {name}: {} {}",
+                games(self.counts[q as usize]),
+                q.note()
+            )
+        })
+        .collect()
+    }
+
+    /// The warning about numbers missing from the name files, if any.
+    pub fn missing_names(&self) -> Option<String> {
+        if self.players.is_empty() && self.tournaments.is_empty() {
+            return None;
+        }
+        let list = |what: &str, ids: &BTreeSet<u16>| {
+            if ids.is_empty() {
+                return None;
+            }
+            let first: Vec<String> = ids.iter().take(5).map(|id| format!("#{id}")).collect();
+            let more = if ids.len() > 5 { ", …" } else { "" };
+            Some(format!(
+                "{} {what} number{} ({}{more})",
+                ids.len(),
+                if ids.len() == 1 { "" } else { "s" },
+                first.join(", ")
+            ))
+        };
+        let parts: Vec<String> = [
+            list("player", &self.players),
+            list("tournament", &self.tournaments),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        Some(format!(
+            "kifu: warning: {} missing from the WTHOR name files: those names show as #N",
+            parts.join(" and ")
+        ))
+    }
 }
 
 impl SliceOut {
@@ -59,6 +158,7 @@ impl SliceOut {
             losses: BTreeMap::new(),
             last_byte: games.last().map_or(0, |g| g.origin.byte),
             encoded: Vec::new(),
+            quirks: Quirked::default(),
         }
     }
 }
@@ -91,6 +191,8 @@ pub struct Totals {
     pub losses: BTreeMap<&'static str, u64>,
     /// Some input could not be read (exit 2).
     pub failed: bool,
+    /// Oddities read past, over the whole run.
+    pub quirks: Quirked,
 }
 
 impl Totals {
@@ -148,6 +250,7 @@ where
         for note in &notes {
             progress.println(note);
         }
+        let mut quirks = Quirked::default();
         let work = |games: Vec<GameRecord>| {
             let mut out = SliceOut::new(&games);
             let replayed: Vec<(GameRecord, Report)> = games
@@ -155,6 +258,7 @@ where
                 .map(|g| {
                     let report = g.replay();
                     out.tally.add(report.status());
+                    out.quirks.add(&g);
                     (g, report)
                 })
                 .collect();
@@ -167,10 +271,15 @@ where
             }
             sink(&slice)?;
             totals.add(&slice);
+            quirks.merge(&slice.quirks);
             progress.advance(slice.tally.read, slice.last_byte);
             Ok(())
         });
         progress.input_done(size);
+        for note in quirks.notes(name) {
+            progress.println(&note);
+        }
+        totals.quirks.merge(&quirks);
         match result {
             Ok(()) => {}
             Err(BatchError::Read(err)) => {
@@ -188,5 +297,8 @@ where
         }
     }
     progress.finish();
+    if let Some(warning) = totals.quirks.missing_names() {
+        eprintln!("{warning}");
+    }
     Ok(totals)
 }

@@ -10,6 +10,7 @@ use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
 use kifu::{Color, GameRecord, Move, Ply, Position, Replay, Score, Token, Winner};
 
+use super::output::{self, AtomicFile, Target};
 use super::{diagnostic, input, ColorWhen, Outcome};
 
 /// Show the board of a game, its disc counts and result.
@@ -173,8 +174,15 @@ fn last_square(ply: Option<&Ply>) -> Option<kifu::Square> {
     }
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+/// Starts a picture; it is renamed into place once every picture of the
+/// run is written. A picture that would replace the game's own file is
+/// refused.
+fn picture(path: &Path, text: &str, input: &[String]) -> Result<AtomicFile> {
+    output::refuse_inputs_as_outputs(input, &[Target::File(path)])?;
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(file)
 }
 
 fn squares(bits: u64) -> String {
@@ -240,7 +248,16 @@ fn describe(position: &Position, last: Option<(usize, &Ply)>, style: &TextStyle)
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
+    // The game's file, when GAME names one, is never written over.
+    let input: Vec<String> = match args.game.as_slice() {
+        [one] if one == "-" || Path::new(one).exists() => vec![one.clone()],
+        _ => Vec::new(),
+    };
+    if let Some(path) = &args.svg {
+        output::refuse_inputs_as_outputs(&input, &[Target::File(path)])?;
+    }
     let loaded = load(&args)?;
+    let mut pictures = Vec::new();
     let record = &loaded.record;
     let style = style(&args);
     let mut replay = Replay::new(record.start);
@@ -296,19 +313,21 @@ pub fn run(args: Args) -> Result<Outcome> {
         if let Some(dir) = &args.svg_dir {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
-            write_file(
+            pictures.push(picture(
                 &dir.join("000.svg"),
                 &position_svg(&record.start, &svg_options(None)),
-            )?;
+                &input,
+            )?);
         }
         for (number, ply, position) in &steps {
             out.write_all(b"\n")?;
             out.write_all(block(position, Some((*number, ply))).as_bytes())?;
             if let Some(dir) = &args.svg_dir {
-                write_file(
+                pictures.push(picture(
                     &dir.join(format!("{number:03}.svg")),
                     &position_svg(position, &svg_options(Some(ply))),
-                )?;
+                    &input,
+                )?);
             }
         }
     } else {
@@ -335,15 +354,16 @@ pub fn run(args: Args) -> Result<Outcome> {
             out.write_all(sheet(&sheet_data, &style).as_bytes())?;
             out.write_all(describe(&position, last, &style).as_bytes())?;
             if let Some(path) = &args.svg {
-                write_file(path, &sheet_svg(&sheet_data))?;
+                pictures.push(picture(path, &sheet_svg(&sheet_data), &input)?);
             }
         } else {
             out.write_all(block(&position, last).as_bytes())?;
             if let Some(path) = &args.svg {
-                write_file(
+                pictures.push(picture(
                     path,
                     &position_svg(&position, &svg_options(last.map(|(_, p)| p))),
-                )?;
+                    &input,
+                )?);
             }
         }
         let scored = kifu::formats::obf::scored_moves(record);
@@ -364,6 +384,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
     }
     out.flush()?;
+    for file in pictures {
+        file.commit()?;
+    }
     match error {
         Some(error)
             if args

@@ -81,6 +81,9 @@ pub struct GameJson {
     pub error: Option<String>,
     /// Black's theoretical score (WTHOR).
     pub theoretical_black_score: Option<u8>,
+    /// The depth of the theoretical score (WTHOR's P3), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theoretical_depth: Option<u8>,
     /// The result as the record states it (`34-30`, `+2`, `1-0 (resigned)`).
     pub recorded_result: Option<String>,
     /// A non-standard start: 64 squares `X`/`O`/`-`, a space, `X` or `O`.
@@ -141,6 +144,7 @@ impl GameJson {
             error_move: row.error_move(),
             error: row.error(),
             theoretical_black_score: record.theoretical_black_score,
+            theoretical_depth: record.theoretical_depth,
             recorded_result: record.result.map(|r| r.to_string()),
             start: row.start(),
             rules: Some(
@@ -227,6 +231,7 @@ impl GameJson {
             }),
         };
         record.theoretical_black_score = self.theoretical_black_score;
+        record.theoretical_depth = self.theoretical_depth;
         if self.rules.as_deref() == Some("anti") {
             record.rules = Rules::Anti;
         }

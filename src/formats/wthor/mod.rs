@@ -37,13 +37,17 @@ mod read;
 mod tests;
 mod write;
 
+pub use names::{
+    archive_name_files, find_name_files, find_name_files_in, load_list, read_name_records,
+    AmbiguousNames, ArchiveNames, NameFiles, NameList, Names,
+};
 pub(crate) use names::{decode_latin1, encode_latin1};
-pub use names::{find_name_files, name_paths, read_name_records, NameList, Names};
 pub(crate) use read::{byte_of_square, square_of_byte};
 pub use read::{parse_record, Reader};
 pub(crate) use write::year_of;
 pub use write::{
-    encode, write_name_file, write_names, EncodedGame, Refusal, WriteError, Writer, WriterOptions,
+    encode, write_name_file, EncodedGame, Ids, NameBook, Refusal, WriteError, WriteStats, Writer,
+    WriterOptions,
 };
 
 /// Length of the header of every WTHOR file.

@@ -138,7 +138,8 @@ impl Names {
     }
 }
 
-fn load_list(path: &Path, record_len: usize) -> io::Result<NameList> {
+/// Reads a name file from disk; errors name the file.
+pub fn load_list(path: &Path, record_len: usize) -> io::Result<NameList> {
     let bytes = std::fs::read(path)?;
     read_name_records(&bytes, record_len).map_err(|e| {
         io::Error::new(
@@ -148,25 +149,47 @@ fn load_list(path: &Path, record_len: usize) -> io::Result<NameList> {
     })
 }
 
+/// Several name files could go with a `.wtb` and no rule chooses one.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error(
+    "several {kind} files could go with {wtb} and none is named after it: {}",
+    .candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+)]
+pub struct AmbiguousNames {
+    /// `player` or `tournament`.
+    pub kind: &'static str,
+    /// The `.wtb` file (or stem) the names were looked for.
+    pub wtb: String,
+    /// The files that could be meant, sorted.
+    pub candidates: Vec<PathBuf>,
+}
+
+/// The player and tournament files found for a `.wtb`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct NameFiles {
+    /// The `.JOU` file.
+    pub players: Option<PathBuf>,
+    /// The `.TRN` file.
+    pub tournaments: Option<PathBuf>,
+}
+
 /// Finds the player (`.JOU`) and tournament (`.TRN`) files for a `.wtb`,
-/// case-insensitively, in its folder. For each kind it prefers the file
-/// whose stem is the `.wtb`'s stem, then one whose stem followed by `_`
-/// begins it (`WTH.JOU` for `WTH_1977.wtb`, the longest such), then
-/// `WTHOR`, then the only file of that kind in the folder.
-#[must_use]
-pub fn find_name_files(wtb: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
-    let dir = match wtb.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let stem = wtb
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
+/// case-insensitively, in its folder ([`find_name_files_in`]).
+pub fn find_name_files(wtb: &Path) -> Result<NameFiles, AmbiguousNames> {
+    let stem = wtb.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    find_name_files_in(&folder(wtb), stem)
+}
+
+/// Finds the name files for a `.wtb` of this stem in `dir`. For each kind
+/// it takes the file whose stem is the `.wtb`'s, then one whose stem
+/// followed by `_` begins it (`WTH.JOU` for `WTH_1977.wtb`, the longest
+/// such), then `WTHOR`, then the only file of that kind in the folder.
+/// Several files and none of these rules: [`AmbiguousNames`].
+pub fn find_name_files_in(dir: &Path, stem: &str) -> Result<NameFiles, AmbiguousNames> {
+    let lower = stem.to_ascii_lowercase();
     let mut jou = Vec::new();
     let mut trn = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(&dir) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
         for entry in entries.flatten() {
             let path = entry.path();
             if !path.is_file() {
@@ -186,14 +209,37 @@ pub fn find_name_files(wtb: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
             }
         }
     }
-    (pick_name_file(&stem, jou), pick_name_file(&stem, trn))
+    let ambiguous = |kind, files: Vec<(String, PathBuf)>| AmbiguousNames {
+        kind,
+        wtb: dir.join(format!("{stem}.wtb")).display().to_string(),
+        candidates: files.into_iter().map(|(_, p)| p).collect(),
+    };
+    let players = pick_name_file(&lower, jou).map_err(|f| ambiguous("player", f))?;
+    let tournaments = pick_name_file(&lower, trn).map_err(|f| ambiguous("tournament", f))?;
+    Ok(NameFiles {
+        players,
+        tournaments,
+    })
 }
 
-fn pick_name_file(stem: &str, mut files: Vec<(String, PathBuf)>) -> Option<PathBuf> {
+/// The folder of a path (`.` for a bare file name).
+fn folder(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The file the rules choose, none when there is none, the candidates
+/// when there are several and no rule chooses.
+fn pick_name_file(
+    stem: &str,
+    mut files: Vec<(String, PathBuf)>,
+) -> Result<Option<PathBuf>, Vec<(String, PathBuf)>> {
     // Sorted so that the choice never depends on the directory order.
     files.sort();
     if let Some(i) = files.iter().position(|(s, _)| s == stem) {
-        return Some(files.swap_remove(i).1);
+        return Ok(Some(files.swap_remove(i).1));
     }
     let prefix = files
         .iter()
@@ -205,20 +251,60 @@ fn pick_name_file(stem: &str, mut files: Vec<(String, PathBuf)>) -> Option<PathB
         .max_by_key(|(_, (s, _))| s.len())
         .map(|(i, _)| i);
     if let Some(i) = prefix {
-        return Some(files.swap_remove(i).1);
+        return Ok(Some(files.swap_remove(i).1));
     }
     if let Some(i) = files.iter().position(|(s, _)| s == "wthor") {
-        return Some(files.swap_remove(i).1);
+        return Ok(Some(files.swap_remove(i).1));
     }
-    if files.len() == 1 {
-        return files.pop().map(|(_, p)| p);
+    match files.len() {
+        0 => Ok(None),
+        1 => Ok(files.pop().map(|(_, p)| p)),
+        _ => Err(files),
     }
-    None
 }
 
-/// Where to write the name files that go with a written `.wtb`: the same
-/// folder and stem, extensions `.JOU` and `.TRN`.
-#[must_use]
-pub fn name_paths(wtb: &Path) -> (PathBuf, PathBuf) {
-    (wtb.with_extension("JOU"), wtb.with_extension("TRN"))
+/// Where the names of a written `.wtb` go: the name files that already go
+/// with it in `dir` (found as for reading), extended; else new files. A
+/// missing kind is named after the other kind's file, else after `stem`.
+pub fn archive_name_files(dir: &Path, stem: &str) -> Result<ArchiveNames, AmbiguousNames> {
+    let found = find_name_files_in(dir, stem)?;
+    let sibling = |other: &Option<PathBuf>, ext: &str| match other {
+        Some(path) => {
+            let upper = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.chars().all(|c| c.is_ascii_uppercase()));
+            path.with_extension(if upper {
+                ext.to_ascii_uppercase()
+            } else {
+                ext.to_ascii_lowercase()
+            })
+        }
+        None => dir.join(format!("{stem}.{}", ext.to_ascii_uppercase())),
+    };
+    Ok(ArchiveNames {
+        players_exist: found.players.is_some(),
+        tournaments_exist: found.tournaments.is_some(),
+        players: found
+            .players
+            .clone()
+            .unwrap_or_else(|| sibling(&found.tournaments, "jou")),
+        tournaments: found
+            .tournaments
+            .clone()
+            .unwrap_or_else(|| sibling(&found.players, "trn")),
+    })
+}
+
+/// The name files a written `.wtb` uses ([`archive_name_files`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ArchiveNames {
+    /// The `.JOU` file.
+    pub players: PathBuf,
+    /// The `.TRN` file.
+    pub tournaments: PathBuf,
+    /// Whether the `.JOU` file exists already (its numbering is kept).
+    pub players_exist: bool,
+    /// Whether the `.TRN` file exists already.
+    pub tournaments_exist: bool,
 }

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::formats::ReadError;
 use crate::game::Move;
-use crate::record::{Origin, RecordedMove, RecordedResult, ResultValue, Token};
+use crate::record::{Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Token};
 use crate::{GameRecord, Position, Square};
 
 /// The square of a move byte `10 * row + column`, both 1–8.
@@ -29,12 +29,30 @@ pub(crate) fn byte_of_square(square: Square) -> u8 {
     10 * (square.row() + 1) + square.column() + 1
 }
 
+/// The byte Edax pads a short move list with.
+const EDAX_PAD: u8 = 92;
+
+/// A name from the name files, or `#N` when the number is past their end
+/// (`missing` is called then).
+fn name_or_number(name: Option<&str>, id: u16, missing: impl FnOnce()) -> Option<String> {
+    match name {
+        Some(name) => Some(name.to_owned()),
+        None => {
+            missing();
+            Some(format!("#{id}"))
+        }
+    }
+}
+
 /// Decodes one game record.
 ///
 /// `index` is the 1-based record number and `byte` the record's offset in
 /// the file; the header gives the year (the `date` tag) and `names` the
-/// tournament and player names. Trouble inside the record (a score over
-/// 64, a move byte after the end of the moves) is the record's `defect`.
+/// tournament and player names. A move byte after the end of the moves is
+/// the record's `defect`; what real writers do that reads without harm is
+/// a [`Quirk`]: Edax's padding with byte 92 after the last move, a score
+/// byte over 64 (read as no recorded score), a player or tournament
+/// number past the end of the name files (the name reads `#N`).
 #[must_use]
 pub fn parse_record(
     bytes: &[u8; RECORD_LEN],
@@ -61,23 +79,19 @@ pub fn parse_record(
     let black = u16::from_le_bytes([bytes[2], bytes[3]]);
     let white = u16::from_le_bytes([bytes[4], bytes[5]]);
     if let Some(names) = names {
-        record.tags.event = names.tournament(tournament).map(str::to_owned);
-        record.tags.black = names.player(black).map(str::to_owned);
-        record.tags.white = names.player(white).map(str::to_owned);
+        record.tags.event = name_or_number(names.tournament(tournament), tournament, || {
+            record.quirks.insert(Quirk::EventUnnamed);
+        });
+        record.tags.black = name_or_number(names.player(black), black, || {
+            record.quirks.insert(Quirk::BlackUnnamed);
+        });
+        record.tags.white = name_or_number(names.player(white), white, || {
+            record.quirks.insert(Quirk::WhiteUnnamed);
+        });
     }
     if header.year != 0 {
         record.tags.date = Some(header.year.to_string());
     }
-    let defect = |record: &mut GameRecord, at: usize, message: String| {
-        if record.defect.is_none() {
-            let pos = byte + at as u64;
-            record.defect = Some(binary_error(
-                pos,
-                1,
-                format!("{message} (record {index}, byte {pos})"),
-            ));
-        }
-    };
     let score = bytes[6];
     if score <= 64 {
         record.result = Some(RecordedResult::new(ResultValue::Discs {
@@ -85,21 +99,21 @@ pub fn parse_record(
             white: 64 - score,
         }));
     } else {
-        defect(&mut record, 6, format!("score byte {score} over 64"));
+        record.quirks.insert(Quirk::ScoreOver64);
     }
     let theoretical = bytes[7];
     if theoretical <= 64 {
         record.theoretical_black_score = Some(theoretical);
+        record.theoretical_depth = Some(header.depth);
     } else {
-        defect(
-            &mut record,
-            7,
-            format!("theoretical score byte {theoretical} over 64"),
-        );
+        record.quirks.insert(Quirk::TheoreticalOver64);
     }
     // Constant indices below RECORD_LEN into a fixed-size array: cannot fail.
     let moves = &bytes[MOVES_AT..];
-    let count = moves.iter().position(|&b| b == 0).unwrap_or(MOVE_BYTES);
+    let count = moves
+        .iter()
+        .position(|&b| b == 0 || b == EDAX_PAD)
+        .unwrap_or(MOVE_BYTES);
     record.moves.reserve_exact(count);
     for &b in moves.iter().take(count) {
         let token = match square_of_byte(b) {
@@ -113,18 +127,25 @@ pub fn parse_record(
         };
         record.moves.push(RecordedMove { token, color: None });
     }
-    if let Some(after) = moves
+    // After the moves: zeros, or Edax's padding (92) then zeros.
+    let rest = moves.get(count..).unwrap_or(&[]);
+    let padded = rest.iter().take_while(|&&b| b == EDAX_PAD).count();
+    if padded > 0 {
+        record.quirks.insert(Quirk::PaddedWith92);
+    }
+    if let Some(after) = rest
         .iter()
-        .skip(count)
+        .skip(padded)
         .position(|&b| b != 0)
-        .map(|i| i + count)
+        .map(|i| i + count + padded)
     {
         let b = moves.get(after).copied().unwrap_or(0);
-        defect(
-            &mut record,
-            MOVES_AT + after,
-            format!("move byte {b} after the end of the moves"),
-        );
+        let pos = byte + (MOVES_AT + after) as u64;
+        record.defect = Some(binary_error(
+            pos,
+            1,
+            format!("move byte {b} after the end of the moves (record {index}, byte {pos})"),
+        ));
     }
     record
 }
@@ -180,13 +201,17 @@ pub struct Reader<R: Read> {
 impl Reader<BufReader<File>> {
     /// Opens a `.wtb` file with the name files found next to it
     /// ([`find_name_files`]) and its size checked against the header.
-    /// Name-file oddities are in `reader.names()`'s warnings.
+    /// Name-file oddities are in `reader.names()`'s warnings; several
+    /// candidate name files and no rule to choose is an error.
     pub fn open(path: &Path) -> io::Result<Reader<BufReader<File>>> {
         let file = File::open(path)?;
         let meta = file.metadata()?;
-        let (jou, trn) = find_name_files(path);
-        let names = if jou.is_some() || trn.is_some() {
-            Some(Arc::new(Names::load(jou.as_deref(), trn.as_deref())?))
+        let found = find_name_files(path).map_err(io::Error::other)?;
+        let names = if found.players.is_some() || found.tournaments.is_some() {
+            Some(Arc::new(Names::load(
+                found.players.as_deref(),
+                found.tournaments.as_deref(),
+            )?))
         } else {
             None
         };
@@ -214,8 +239,10 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Tells the reader the file's size, so that a game count that
-    /// disagrees with it is reported before any game is read.
+    /// Tells the reader the file's size, so that bytes past the games the
+    /// header counts are reported without reading them. Either way every
+    /// whole record is read before a count that disagrees with the data is
+    /// reported.
     #[must_use]
     pub fn with_size(mut self, size: u64) -> Reader<R> {
         self.size = Some(size);
@@ -271,35 +298,28 @@ impl<R: Read> Reader<R> {
         }
         let header = Header::from_bytes(&buf);
         header.check_games()?;
-        if let Some(size) = self.size {
-            let body = size.saturating_sub(HEADER_LEN as u64);
-            let whole = body / RECORD_LEN as u64;
-            let rest = body % RECORD_LEN as u64;
-            if whole != u64::from(header.games) || rest != 0 {
-                let message = count_mismatch("game", u64::from(header.games), whole, rest);
-                return Err(binary_error(4, 4, message).into());
-            }
-        }
         Ok(header)
     }
 
-    /// After the last game the header promised: anything more is an error.
+    /// After the last game the header promised: anything more is an error
+    /// (the games before it were all read).
     fn check_end(&mut self, header: &Header) -> Option<ReadError> {
-        if self.size.is_some() {
-            // Already checked against the header.
+        let games = u64::from(header.games);
+        let at = HEADER_LEN as u64 + games * RECORD_LEN as u64;
+        let extra = match self.size {
+            Some(size) => size.saturating_sub(at),
+            None => match io::copy(&mut self.input, &mut io::sink()) {
+                Ok(extra) => extra,
+                Err(e) => return Some(e.into()),
+            },
+        };
+        if extra == 0 {
             return None;
         }
-        match io::copy(&mut self.input, &mut io::sink()) {
-            Ok(0) => None,
-            Ok(extra) => {
-                let whole = u64::from(header.games) + extra / RECORD_LEN as u64;
-                let rest = extra % RECORD_LEN as u64;
-                let at = HEADER_LEN as u64 + u64::from(header.games) * RECORD_LEN as u64;
-                let message = count_mismatch("game", u64::from(header.games), whole, rest);
-                Some(binary_error(at, 1, message).into())
-            }
-            Err(e) => Some(e.into()),
-        }
+        let whole = games + extra / RECORD_LEN as u64;
+        let rest = extra % RECORD_LEN as u64;
+        let message = count_mismatch("game", games, whole, rest);
+        Some(binary_error(at, 1, message).into())
     }
 }
 
@@ -331,7 +351,10 @@ impl<R: Read> Iterator for Reader<R> {
         if n < RECORD_LEN {
             self.done = true;
             let message = if n == 0 {
-                count_mismatch("game", u64::from(header.games), u64::from(self.read), 0)
+                format!(
+                    "{}: record {index} at byte {at} is missing",
+                    count_mismatch("game", u64::from(header.games), u64::from(self.read), 0)
+                )
             } else {
                 format!(
                     "record {index} at byte {at} is truncated: {n} of {RECORD_LEN} bytes \

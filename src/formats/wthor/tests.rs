@@ -1,5 +1,6 @@
 //! Tests of the WTHOR reader and writer.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -12,7 +13,9 @@ use super::*;
 use crate::formats::ReadError;
 use crate::game::Move;
 use crate::game::Winner;
-use crate::record::{GameError, Origin, RecordedMove, RecordedResult, ResultValue, Rules, Token};
+use crate::record::{
+    GameError, Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Rules, Tags, Token,
+};
 use crate::ReplayErrorKind;
 use crate::{GameRecord, Position, Square, Status, Symmetry};
 use std::io::Cursor;
@@ -98,9 +101,13 @@ fn options() -> WriterOptions {
 
 fn write_games(games: &[GameRecord]) -> (Vec<u8>, Names, Vec<Result<(), WriteError>>) {
     let mut writer = Writer::new(Cursor::new(Vec::new()), options()).unwrap();
-    let results = games.iter().map(|g| writer.write(g, &g.replay())).collect();
-    let (out, names) = writer.finish().unwrap();
-    (out.into_inner(), names, results)
+    let mut book = NameBook::default();
+    let results = games
+        .iter()
+        .map(|g| writer.write(g, &g.replay(), &mut book))
+        .collect();
+    let (out, _) = writer.finish().unwrap();
+    (out.into_inner(), book.to_names(), results)
 }
 
 // --- header -------------------------------------------------------
@@ -178,29 +185,36 @@ fn solitaire_files_are_unsupported() {
 
 #[test]
 fn game_count_against_a_known_size() {
+    // Every whole record is read before the count is reported.
     let game = record_bytes([0, 0, 0], 64, 64, "f5d6c5f6e7f4g5e6e3");
     let mut more = header_bytes(3, 0, 8, 0);
     more.extend(&game);
     more.extend(&game);
     let items = read_all(&more, true);
-    assert_eq!(items.len(), 1);
+    assert_eq!(items.len(), 3);
+    assert!(items[0].is_ok() && items[1].is_ok());
     assert_eq!(
-        error_message(&items[0]),
-        "header says 3 games but the file holds 2"
+        error_message(&items[2]),
+        "header says 3 games but the file holds 2: record 3 at byte 152 is missing"
     );
     let mut fewer = header_bytes(1, 0, 8, 0);
     fewer.extend(&game);
     fewer.extend(&game);
+    let items = read_all(&fewer, true);
+    assert_eq!(items.len(), 2);
+    assert!(items[0].is_ok());
     assert_eq!(
-        error_message(&read_all(&fewer, true)[0]),
+        error_message(&items[1]),
         "header says 1 game but the file holds 2"
     );
     let mut ragged = header_bytes(2, 0, 8, 0);
     ragged.extend(&game);
     ragged.extend(&game);
     ragged.extend([0; 5]);
+    let items = read_all(&ragged, true);
+    assert_eq!(items.len(), 3);
     assert_eq!(
-        error_message(&read_all(&ragged, true)[0]),
+        error_message(&items[2]),
         "header says 2 games but the file holds 2 games and 5 more bytes"
     );
 }
@@ -216,7 +230,7 @@ fn game_count_checked_at_the_end_when_the_size_is_unknown() {
     assert!(items[0].is_ok() && items[1].is_ok());
     assert_eq!(
         error_message(&items[2]),
-        "header says 3 games but the file holds 2"
+        "header says 3 games but the file holds 2: record 3 at byte 152 is missing"
     );
 
     let mut cut = more.clone();
@@ -319,7 +333,13 @@ fn fixture_games_with_names() {
 
     let g = &games[2];
     assert_eq!(g.tags.event.as_deref(), Some("Diverses parties"));
-    assert_eq!(g.tags.black, None, "id 9 is past the table");
+    assert_eq!(
+        g.tags.black.as_deref(),
+        Some("#9"),
+        "id 9 is past the table"
+    );
+    assert!(g.quirks.contains(Quirk::BlackUnnamed));
+    assert!(!g.quirks.contains(Quirk::WhiteUnnamed));
     assert_eq!(g.tags.white.as_deref(), Some("Tastet Marc"));
     assert_eq!(g.replay().status(), Status::Incomplete);
     assert_eq!(g.result.unwrap().black_score(), Some(40));
@@ -382,21 +402,49 @@ fn move_after_the_end_of_the_moves_is_a_defect() {
 }
 
 #[test]
-fn scores_over_64_are_defects() {
-    let f = file(&[record_bytes([0, 0, 0], 70, 80, "f5")]);
+fn scores_over_64_read_as_no_score_with_a_note() {
+    // Edax stores 225 as the score of an unfinished game.
+    let f = file(&[record_bytes([0, 0, 0], 225, 80, "f5")]);
     let g = read_all(&f, true).pop().unwrap().unwrap();
     assert_eq!(g.result, None);
     assert_eq!(g.theoretical_black_score, None);
-    let d = g.defect.unwrap();
-    assert_eq!(d.message, "score byte 70 over 64 (record 1, byte 22)");
-    assert_eq!(d.pos.byte, 22);
+    assert!(g.defect.is_none());
+    assert!(g.quirks.contains(Quirk::ScoreOver64));
+    assert!(g.quirks.contains(Quirk::TheoreticalOver64));
+    assert_eq!(g.replay().status(), Status::Incomplete);
     let f = file(&[record_bytes([0, 0, 0], 10, 65, "f5")]);
     let g = read_all(&f, true).pop().unwrap().unwrap();
+    assert!(g.defect.is_none());
+    assert!(!g.quirks.contains(Quirk::ScoreOver64));
+    assert_eq!(g.result.unwrap().black_score(), Some(10));
+}
+
+#[test]
+fn edax_padding_with_92_ends_the_moves() {
+    let mut record = record_bytes([0, 0, 0], 225, 225, "f5d6c3");
+    record[8 + 3..].fill(92);
+    let g = read_all(&file(&[record.clone()]), true)
+        .pop()
+        .unwrap()
+        .unwrap();
+    assert_eq!(g.move_string(), "f5d6c3");
+    assert!(g.defect.is_none());
+    assert!(g.quirks.contains(Quirk::PaddedWith92));
+    assert_eq!(g.replay().status(), Status::Incomplete);
+    // Padding then zeros reads the same; a move after the padding is not
+    // padding.
+    record[8 + 10..].fill(0);
+    let g = read_all(&file(&[record.clone()]), true)
+        .pop()
+        .unwrap()
+        .unwrap();
+    assert_eq!((g.moves.len(), g.defect.is_none()), (3, true));
+    record[8 + 20] = 44;
+    let g = read_all(&file(&[record]), true).pop().unwrap().unwrap();
     assert_eq!(
         g.defect.unwrap().message,
-        "theoretical score byte 65 over 64 (record 1, byte 23)"
+        "move byte 44 after the end of the moves (record 1, byte 44)"
     );
-    assert_eq!(g.result.unwrap().black_score(), Some(10));
 }
 
 #[test]
@@ -525,8 +573,8 @@ fn found(dir: &TempDir, wtb: &str) -> (Option<String>, Option<String>) {
     let name = |p: Option<PathBuf>| {
         p.and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
     };
-    let (j, t) = find_name_files(&dir.0.join(wtb));
-    (name(j), name(t))
+    let f = find_name_files(&dir.0.join(wtb)).unwrap();
+    (name(f.players), name(f.tournaments))
 }
 
 #[test]
@@ -549,7 +597,15 @@ fn name_files_are_found_by_stem_prefix_wthor_or_alone() {
         (Some("WTHOR.JOU".into()), Some("wth.trn".into()))
     );
     dir.touch(&["games.Jou", "WTH_1977.TRN"]);
-    assert_eq!(found(&dir, "games.wtb"), (Some("games.Jou".into()), None));
+    // Two TRN files, neither named for games.wtb: no rule chooses.
+    let err = find_name_files(&dir.0.join("games.wtb")).unwrap_err();
+    assert_eq!(err.kind, "tournament");
+    let names: Vec<_> = err
+        .candidates
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["wth.trn", "WTH_1977.TRN"]);
     assert_eq!(
         found(&dir, "wth_1977.WTB"),
         (Some("WTH.JOU".into()), Some("WTH_1977.TRN".into()))
@@ -591,7 +647,7 @@ fn every_opening_is_stored_from_f5() {
     }
     let symmetries: Vec<Symmetry> = games
         .iter()
-        .map(|g| encode(g, &g.replay()).unwrap().symmetry)
+        .map(|g| encode(g, &g.replay(), 1).unwrap().symmetry)
         .collect();
     assert_eq!(
         symmetries,
@@ -615,7 +671,7 @@ fn passes_are_dropped_and_found_again() {
     let (bytes, _, results) = write_games(std::slice::from_ref(&game));
     assert!(results[0].is_ok());
     let back = read_all(&bytes, true).pop().unwrap().unwrap();
-    let symmetry = encode(&game, &game.replay()).unwrap().symmetry;
+    let symmetry = encode(&game, &game.replay(), 1).unwrap().symmetry;
     let placed: Vec<RecordedMove> = game
         .moves
         .iter()
@@ -677,7 +733,7 @@ fn score_bytes_follow_the_documented_rules() {
     let games = [complete, resigned, bare];
     let encoded: Vec<(u8, u8)> = games
         .iter()
-        .map(|g| encode(g, &g.replay()).unwrap())
+        .map(|g| encode(g, &g.replay(), 1).unwrap())
         .map(|e| (e.score, e.theoretical))
         .collect();
     assert_eq!(encoded, [(64, 64), (0, 30), (61, 61)]);
@@ -726,7 +782,7 @@ fn ids_are_given_in_first_seen_order_with_zero_for_unknown() {
             year: 2003,
             board_size: 8,
             kind: 0,
-            depth: 0,
+            depth: 1,
         }
     );
 }
@@ -742,7 +798,7 @@ fn header_year_from_options_or_zero() {
     opts.depth = 24;
     let mut w = Writer::new(Cursor::new(Vec::new()), opts).unwrap();
     let g = parse("f5");
-    w.write(&g, &g.replay()).unwrap();
+    w.write(&g, &g.replay(), &mut NameBook::default()).unwrap();
     assert_eq!(w.games(), 1);
     let (out, _) = w.finish().unwrap();
     let bytes = out.into_inner();
@@ -757,7 +813,7 @@ fn the_writer_starts_where_the_output_stands() {
     out.seek(SeekFrom::End(0)).unwrap();
     let mut w = Writer::new(out, options()).unwrap();
     let g = parse("f5d6");
-    w.write(&g, &g.replay()).unwrap();
+    w.write(&g, &g.replay(), &mut NameBook::default()).unwrap();
     let (out, _) = w.finish().unwrap();
     let bytes = out.into_inner();
     assert_eq!(&bytes[..6], b"prefix");
@@ -775,11 +831,31 @@ fn names_files_round_trip_through_disk() {
     g.tags.event = Some("Préqualif de Paris".into());
     let wtb = dir.0.join("OUT_2026.wtb");
     let mut w = Writer::new(File::create(&wtb).unwrap(), options()).unwrap();
-    w.write(&g, &g.replay()).unwrap();
-    let (_, names) = w.finish().unwrap();
-    let (jou, trn) = name_paths(&wtb);
-    write_names(&jou, &trn, &names, &options()).unwrap();
-    assert_eq!(find_name_files(&wtb), (Some(jou), Some(trn)));
+    let mut book = NameBook::default();
+    w.write(&g, &g.replay(), &mut book).unwrap();
+    w.finish().unwrap();
+    let archive = archive_name_files(&dir.0, "OUT_2026").unwrap();
+    assert!(!archive.players_exist && !archive.tournaments_exist);
+    let (jou, trn) = (archive.players, archive.tournaments);
+    assert_eq!(jou, dir.0.join("OUT_2026.JOU"));
+    let created = options().created;
+    write_name_file(
+        File::create(&jou).unwrap(),
+        book.players(),
+        PLAYER_RECORD_LEN,
+        created,
+    )
+    .unwrap();
+    let tournaments = book.tournaments();
+    write_name_file(
+        File::create(&trn).unwrap(),
+        tournaments,
+        TOURNAMENT_RECORD_LEN,
+        created,
+    )
+    .unwrap();
+    let found = find_name_files(&wtb).unwrap();
+    assert_eq!((found.players, found.tournaments), (Some(jou), Some(trn)));
     let back: Vec<GameRecord> = Reader::open(&wtb).unwrap().map(Result::unwrap).collect();
     assert_eq!(back.len(), 1);
     assert_eq!(back[0].tags.black.as_deref(), Some("Müller Jörg"));
@@ -841,7 +917,7 @@ fn random_games_round_trip() {
     assert_eq!(back.len(), games.len());
     let mut complete = 0;
     for (g, b) in games.iter().zip(&back) {
-        let want = encode(g, &g.replay()).unwrap();
+        let want = encode(g, &g.replay(), 1).unwrap();
         let mut turned = String::new();
         for m in &g.moves {
             if let Token::Move(Move::Play(sq)) = m.token {
@@ -1113,8 +1189,9 @@ fn corpus_logistello_book_splits_empties_in_16_games() {
 fn corpus_playok_reads_every_game_with_its_names() {
     let Some(dir) = corpus() else { return };
     let path = dir.join("wthor/playok/PLAYOK_2023.wtb");
+    let found = find_name_files(&path).unwrap();
     assert_eq!(
-        find_name_files(&path),
+        (found.players, found.tournaments),
         (
             Some(dir.join("wthor/playok/PLAYOK.JOU")),
             Some(dir.join("wthor/playok/PLAYOK.TRN"))
@@ -1181,7 +1258,8 @@ fn corpus_quest_names_report_the_header_mismatch() {
 fn corpus_federation_names_are_latin1() {
     let Some(dir) = corpus() else { return };
     let wtb = dir.join("wthor/WTH_1977.wtb");
-    let (jou, trn) = find_name_files(&wtb);
+    let found = find_name_files(&wtb).unwrap();
+    let (jou, trn) = (found.players, found.tournaments);
     assert_eq!(jou, Some(dir.join("wthor/WTH.JOU")));
     assert_eq!(trn, Some(dir.join("wthor/WTH.TRN")));
     let names = Names::load(jou.as_deref(), trn.as_deref()).unwrap();
@@ -1196,20 +1274,25 @@ fn corpus_federation_names_are_latin1() {
     );
     assert!(names.players.iter().all(|p| p.is_ascii()));
     let misc = dir.join("wthor/misc/nboard-test.WTB");
-    assert_eq!(find_name_files(&misc), (None, None));
+    assert_eq!(find_name_files(&misc), Ok(NameFiles::default()));
 }
 
-/// Reads `path`, writes every game to memory and reads it back.
+/// Reads `path`, writes every game to memory at the same depth and reads
+/// it back.
 fn round_trip(path: &Path) -> (Vec<GameRecord>, Vec<GameRecord>, Header) {
-    let reader = Reader::open(path).unwrap();
+    let mut reader = Reader::open(path).unwrap();
+    let depth = reader.read_header().unwrap().depth;
     let games: Vec<GameRecord> = reader.map(Result::unwrap).collect();
-    let mut writer = Writer::new(Cursor::new(Vec::new()), options()).unwrap();
+    let options = WriterOptions { depth, ..options() };
+    let mut writer = Writer::new(Cursor::new(Vec::new()), options).unwrap();
+    let mut book = NameBook::default();
     for g in &games {
-        writer.write(g, &g.replay()).unwrap();
+        writer.write(g, &g.replay(), &mut book).unwrap();
     }
-    let (out, names) = writer.finish().unwrap();
+    let (out, _) = writer.finish().unwrap();
     let bytes = out.into_inner();
-    let mut reader = Reader::new(&bytes[..], Some(Arc::new(names))).with_size(bytes.len() as u64);
+    let names = Arc::new(book.to_names());
+    let mut reader = Reader::new(&bytes[..], Some(names)).with_size(bytes.len() as u64);
     let header = reader.read_header().unwrap();
     let back: Vec<GameRecord> = reader.map(Result::unwrap).collect();
     assert_eq!(back.len(), games.len());
@@ -1340,12 +1423,14 @@ proptest::proptest! {
             for (at, _) in &g.unreadable {
                 proptest::prop_assert_eq!(g.moves[*at].token, Token::Unreadable);
             }
-            let first_zero = record[8..].iter().position(|&b| b == 0).unwrap_or(60);
-            proptest::prop_assert_eq!(g.moves.len(), first_zero);
-            let bad = record[6] > 64
-                || record[7] > 64
-                || record[8 + first_zero.min(59)..].iter().any(|&b| b != 0) && first_zero < 60;
+            let end = record[8..].iter().position(|&b| b == 0 || b == 92).unwrap_or(60);
+            proptest::prop_assert_eq!(g.moves.len(), end);
+            let rest = &record[8 + end..];
+            let padded = rest.iter().take_while(|&&b| b == 92).count();
+            let bad = rest[padded..].iter().any(|&b| b != 0);
             proptest::prop_assert_eq!(g.defect.is_some(), bad);
+            proptest::prop_assert_eq!(g.result.is_none(), record[6] > 64);
+            proptest::prop_assert_eq!(g.quirks.contains(Quirk::PaddedWith92), padded > 0);
             let _ = g.replay();
         }
     }
@@ -1365,4 +1450,93 @@ proptest::proptest! {
             proptest::prop_assert_eq!(list.names.len(), (bytes.len() - 16).div_ceil(20));
         }
     }
+}
+
+#[test]
+fn theoretical_scores_follow_the_depth_rule() {
+    let theoretical = |g: &GameRecord, depth: u8| {
+        let e = encode(g, &g.replay(), depth).unwrap();
+        (e.theoretical, e.theoretical_unverified)
+    };
+    // A finished game, 64-0 with 51 empties.
+    let mut won = parse("f5d6c5f6e7f4g5e6e3");
+    assert_eq!(theoretical(&won, 1), (64, false), "depth 1: the score");
+    assert_eq!(theoretical(&won, 24), (64, false), "ended with 51 empties");
+    assert_eq!(theoretical(&won, 60), (64, true), "51 < 60: not known");
+    // Stored at depth 24 by a WTHOR file: kept at depth 24 only.
+    won.theoretical_black_score = Some(60);
+    won.theoretical_depth = Some(24);
+    assert_eq!(theoretical(&won, 24), (60, false));
+    assert_eq!(
+        theoretical(&won, 1),
+        (64, false),
+        "--depth 1 asks for the score"
+    );
+    assert_eq!(theoretical(&won, 60), (60, true));
+    // Of an unknown depth (a CSV column): kept as recorded, unverified.
+    won.theoretical_depth = None;
+    assert_eq!(theoretical(&won, 1), (60, true));
+}
+
+#[test]
+fn a_recorded_score_that_differs_from_the_replay_is_replaced_and_said() {
+    let mut g = parse("f5d6c5f6e7f4g5e6e3");
+    g.result = Some(RecordedResult::new(ResultValue::Discs {
+        black: 40,
+        white: 24,
+    }));
+    let e = encode(&g, &g.replay(), 1).unwrap();
+    assert_eq!((e.score, e.score_replaced), (64, true));
+    g.result = Some(RecordedResult::new(ResultValue::Discs {
+        black: 64,
+        white: 0,
+    }));
+    assert!(!encode(&g, &g.replay(), 1).unwrap().score_replaced);
+}
+
+#[test]
+fn a_name_book_keeps_the_numbering_and_matches_case_insensitively() {
+    let players = vec![
+        "???".to_owned(),
+        "Tastet Marc".to_owned(),
+        "Müller Jörg".to_owned(),
+    ];
+    let tournaments = vec!["Diverses parties".to_owned()];
+    let mut book = NameBook::new(players, tournaments);
+    let tags = |black: &str, white: Option<&str>, event: Option<&str>| Tags {
+        black: Some(black.to_owned()),
+        white: white.map(str::to_owned),
+        event: event.map(str::to_owned),
+        ..Tags::default()
+    };
+    let ids = book
+        .ids(&tags("Müller Jörg", Some("TASTET MARC"), None))
+        .unwrap();
+    assert_eq!((ids.black, ids.white, ids.tournament), (2, 1, 0));
+    let ids = book
+        .ids(&tags(
+            "Nouveau Joueur",
+            Some("nouveau joueur"),
+            Some("Open 2026"),
+        ))
+        .unwrap();
+    assert_eq!((ids.black, ids.white, ids.tournament), (3, 3, 1));
+    assert_eq!(book.added(), (1, 1));
+    assert_eq!(book.players()[3], "Nouveau Joueur");
+    assert_eq!(book.tournaments(), ["Diverses parties", "Open 2026"]);
+}
+
+#[test]
+fn writer_counts_games_of_other_years() {
+    let mut book = NameBook::default();
+    let mut w = Writer::new(Cursor::new(Vec::new()), options()).unwrap();
+    for date in ["2004", "2008", "2004.05.12", "2008", "2008", "no date"] {
+        let mut g = parse("f5d6");
+        g.tags.date = Some(date.to_owned());
+        w.write(&g, &g.replay(), &mut book).unwrap();
+    }
+    let (_, stats) = w.finish().unwrap();
+    assert_eq!(stats.year, 2004);
+    assert_eq!(stats.games, 6);
+    assert_eq!(stats.other_years, BTreeMap::from([(2008, 3)]));
 }

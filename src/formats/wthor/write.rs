@@ -1,9 +1,7 @@
 //! Writing `.wtb` game files and their name files.
 
-use std::collections::HashMap;
-use std::fs::File;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Seek, SeekFrom, Write};
-use std::path::Path;
 
 use super::{
     byte_of_square, decode_latin1, encode_latin1, Header, Names, HEADER_LEN, MOVES_AT, MOVE_BYTES,
@@ -66,6 +64,13 @@ pub struct EncodedGame {
     pub moves: [u8; MOVE_BYTES],
     /// The symmetry applied so that the game starts with f5.
     pub symmetry: Symmetry,
+    /// The year the game was played, from its date.
+    pub year: Option<u16>,
+    /// The record stated another score than the replay's, which was stored.
+    pub score_replaced: bool,
+    /// The theoretical score is not known at the file's depth (see
+    /// [`encode`]).
+    pub theoretical_unverified: bool,
 }
 
 /// The symmetries that keep the start position, and the opening each
@@ -77,16 +82,26 @@ const OPENING_SYMMETRIES: [Symmetry; 4] = [
     Symmetry::FlipAntiDiagonal,
 ];
 
-/// Encodes a game for a record: `report` must be `record.replay()`.
+/// Encodes a game for a record of a file whose theoretical scores have
+/// `depth` (P3): `report` must be `record.replay()`.
 ///
 /// Passes are dropped (the replay finds them again) and the game is
 /// turned by the symmetry of the start position that makes its first move
-/// f5. The score byte is the computed score with empties to the winner
-/// for a complete game; for an incomplete one the recorded result's
-/// score if it gives one, else the board's. The theoretical score is the
-/// record's if it has one, else the score byte (as Edax and the PlayOK
-/// conversions store it).
-pub fn encode(record: &GameRecord, report: &Report) -> Result<EncodedGame, Refusal> {
+/// f5.
+///
+/// The score byte is the replayed score with empties to the winner for a
+/// complete game (a recorded score that differs is replaced, and the game
+/// says so); for an incomplete one the recorded result's score if it
+/// gives one, else the board's.
+///
+/// The theoretical score byte — perfect play by both from `depth` empties —
+/// is, in this order: the record's theoretical score when it was stored at
+/// the same depth (a WTHOR input); the record's theoretical score of an
+/// unknown depth, as recorded (unverified); the score byte when the depth
+/// makes the two equal (the game stopped with at least `depth` empties, or
+/// the depth is 0 or 1, as Edax writes); else, unverified, the record's
+/// theoretical score of another depth, or the score byte.
+pub fn encode(record: &GameRecord, report: &Report, depth: u8) -> Result<EncodedGame, Refusal> {
     if !record.has_standard_start() {
         return Err(Refusal::NonStandardStart);
     }
@@ -106,45 +121,54 @@ pub fn encode(record: &GameRecord, report: &Report) -> Result<EncodedGame, Refus
     if let Some(e) = &report.error {
         return Err(Refusal::Invalid(e.clone()));
     }
-    let squares: Vec<Square> = record
-        .moves
-        .iter()
-        .filter_map(|m| match m.token {
-            Token::Move(Move::Play(sq)) => Some(sq),
-            _ => None,
-        })
-        .collect();
-    if squares.len() > MOVE_BYTES {
-        return Err(Refusal::TooManyMoves(squares.len()));
-    }
+    let mut moves = [0u8; MOVE_BYTES];
+    let mut squares = record.moves.iter().filter_map(|m| match m.token {
+        Token::Move(Move::Play(sq)) => Some(sq),
+        _ => None,
+    });
     let f5 = Square::from_coords(5, 4);
-    let symmetry = squares
-        .first()
-        .and_then(|&first| {
+    let first = squares.clone().next();
+    let symmetry = first
+        .and_then(|first| {
             OPENING_SYMMETRIES
                 .into_iter()
                 .find(|&s| Some(first.transform(s)) == f5)
         })
         .unwrap_or(Symmetry::Identity);
-    let mut moves = [0u8; MOVE_BYTES];
-    for (slot, sq) in moves.iter_mut().zip(&squares) {
+    for (placed, sq) in squares.by_ref().enumerate() {
+        let Some(slot) = moves.get_mut(placed) else {
+            return Err(Refusal::TooManyMoves(placed + 1 + squares.count()));
+        };
         *slot = byte_of_square(sq.transform(symmetry));
     }
-    let board = report.finish.score.black_score;
-    let score = if report.status() == Status::Complete {
+    let finish = &report.finish;
+    let board = finish.score.black_score;
+    let recorded = record.result.and_then(|r| r.black_score());
+    let complete = report.status() == Status::Complete;
+    let score = if complete {
         board
     } else {
-        record.result.and_then(|r| r.black_score()).unwrap_or(board)
+        recorded.unwrap_or(board)
     };
-    let theoretical = record
+    let stated = record
         .theoretical_black_score
         .filter(|&t| t <= 64)
-        .unwrap_or(score);
+        .map(|t| (t, record.theoretical_depth));
+    let (theoretical, theoretical_unverified) = match stated {
+        Some((t, Some(d))) if d == depth => (t, false),
+        Some((t, None)) => (t, true),
+        _ if depth <= 1 || finish.score.empties >= depth => (score, false),
+        Some((t, Some(_))) => (t, true),
+        None => (score, true),
+    };
     Ok(EncodedGame {
         score,
         theoretical,
         moves,
         symmetry,
+        year: record.tags.date.as_deref().and_then(year_of),
+        score_replaced: complete && recorded.is_some_and(|r| r != board),
+        theoretical_unverified,
     })
 }
 
@@ -156,19 +180,20 @@ pub struct WriterOptions {
     /// The game year; `None` takes it from the first game's date when
     /// that starts with a four-digit year, else 0.
     pub year: Option<u16>,
-    /// P3, the depth of the theoretical scores (0: unknown).
+    /// P3, the depth of the theoretical scores (see [`encode`]).
     pub depth: u8,
 }
 
 impl WriterOptions {
-    /// Options for a file created on this date, the rest left to the
-    /// games.
+    /// Options for a file created on this date, its year left to the
+    /// games, depth 1 (the theoretical score of a finished game is then
+    /// its score).
     #[must_use]
     pub fn new(year: u16, month: u8, day: u8) -> WriterOptions {
         WriterOptions {
             created: ((year / 100) as u8, (year % 100) as u8, month, day),
             year: None,
-            depth: 0,
+            depth: 1,
         }
     }
 }
@@ -187,31 +212,61 @@ pub(crate) fn year_of(date: &str) -> Option<u16> {
 /// Names by their stored (Latin-1, truncated) form, and their ids.
 #[derive(Debug)]
 struct NameTable {
-    ids: HashMap<Vec<u8>, u16>,
+    exact: HashMap<Vec<u8>, u16>,
+    folded: HashMap<String, u16>,
     names: Vec<String>,
     max: usize,
+    existing: usize,
 }
 
 impl NameTable {
-    /// A table with id 0 reserved for the unknown name `?`.
-    fn new(record_len: usize) -> NameTable {
-        let mut ids = HashMap::new();
-        ids.insert(b"?".to_vec(), 0);
-        NameTable {
-            ids,
-            names: vec!["?".to_owned()],
+    /// A table that keeps the numbering of `names` (a name file's
+    /// records); id 0 is the unknown name, `?` in a new table.
+    fn new(names: Vec<String>, record_len: usize) -> NameTable {
+        let existing = names.len();
+        let mut table = NameTable {
+            exact: HashMap::new(),
+            folded: HashMap::new(),
+            names: Vec::with_capacity(names.len().max(1)),
             max: record_len - 1,
+            existing,
+        };
+        if names.is_empty() {
+            table.push(b"?".to_vec());
         }
+        for name in names {
+            table.push(encode_latin1(&name, table.max));
+        }
+        table
+    }
+
+    /// Adds a stored name under the next id; the first of equal names
+    /// keeps its id for lookups.
+    fn push(&mut self, stored: Vec<u8>) -> u16 {
+        let id = self.names.len() as u16;
+        let name = decode_latin1(&stored);
+        self.folded.entry(name.to_lowercase()).or_insert(id);
+        self.exact.entry(stored).or_insert(id);
+        self.names.push(name);
+        id
+    }
+
+    /// The id of a stored name, exactly, else ignoring case.
+    fn find(&self, stored: &[u8]) -> Option<u16> {
+        self.exact
+            .get(stored)
+            .or_else(|| self.folded.get(&decode_latin1(stored).to_lowercase()))
+            .copied()
     }
 
     /// Whether `name` would be a new entry.
     fn is_new(&self, name: Option<&str>) -> bool {
-        name.is_some_and(|n| !self.ids.contains_key(&encode_latin1(n, self.max)))
+        name.is_some_and(|n| self.find(&encode_latin1(n, self.max)).is_none())
     }
 
     /// Room for `new` more names (ids are u16).
     fn has_room(&self, new: usize) -> bool {
-        self.names.len() + new <= usize::from(u16::MAX)
+        self.names.len() + new <= usize::from(u16::MAX) + 1
     }
 
     /// The id of `name` (0 for none), added if new. Callers check
@@ -219,35 +274,154 @@ impl NameTable {
     fn id(&mut self, name: Option<&str>) -> u16 {
         let Some(name) = name else { return 0 };
         let stored = encode_latin1(name, self.max);
-        if let Some(&id) = self.ids.get(&stored) {
-            return id;
+        match self.find(&stored) {
+            Some(id) => id,
+            None => self.push(stored),
         }
-        let id = self.names.len() as u16;
-        self.names.push(decode_latin1(&stored));
-        self.ids.insert(stored, id);
-        id
     }
 }
 
-/// Writes games to a `.wtb`; names are collected for [`write_names`].
+/// The ids of a game's tournament and players.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Ids {
+    /// Tournament id.
+    pub tournament: u16,
+    /// Black's player id.
+    pub black: u16,
+    /// White's player id.
+    pub white: u16,
+}
+
+/// The player and tournament numbering of the written files: new names
+/// are appended, names already there keep their numbers — matched
+/// exactly, then ignoring case, so that a player never gets two numbers.
+#[derive(Debug)]
+pub struct NameBook {
+    players: NameTable,
+    tournaments: NameTable,
+}
+
+impl Default for NameBook {
+    fn default() -> NameBook {
+        NameBook::new(Vec::new(), Vec::new())
+    }
+}
+
+impl NameBook {
+    /// A book that extends these players and tournaments (the records of
+    /// existing name files, in order; empty for new files, where id 0 is
+    /// the unknown name `?`).
+    #[must_use]
+    pub fn new(players: Vec<String>, tournaments: Vec<String>) -> NameBook {
+        NameBook {
+            players: NameTable::new(players, PLAYER_RECORD_LEN),
+            tournaments: NameTable::new(tournaments, TOURNAMENT_RECORD_LEN),
+        }
+    }
+
+    /// The ids of the names of `tags`, new names appended. Refused, with
+    /// nothing added, when a table is full.
+    pub fn ids(&mut self, tags: &Tags) -> Result<Ids, Refusal> {
+        let new_players = usize::from(self.players.is_new(tags.black.as_deref()))
+            + usize::from(self.players.is_new(tags.white.as_deref()));
+        if !self.players.has_room(new_players) {
+            return Err(Refusal::TooManyNames("player"));
+        }
+        let new_events = usize::from(self.tournaments.is_new(tags.event.as_deref()));
+        if !self.tournaments.has_room(new_events) {
+            return Err(Refusal::TooManyNames("tournament"));
+        }
+        Ok(Ids {
+            tournament: self.tournaments.id(tags.event.as_deref()),
+            black: self.players.id(tags.black.as_deref()),
+            white: self.players.id(tags.white.as_deref()),
+        })
+    }
+
+    /// Every player, by id.
+    #[must_use]
+    pub fn players(&self) -> &[String] {
+        &self.players.names
+    }
+
+    /// Every tournament, by id.
+    #[must_use]
+    pub fn tournaments(&self) -> &[String] {
+        &self.tournaments.names
+    }
+
+    /// How many players and tournaments were added to what the book was
+    /// made with (a new book counts its `?`).
+    #[must_use]
+    pub fn added(&self) -> (usize, usize) {
+        (
+            self.players.names.len() - self.players.existing,
+            self.tournaments.names.len() - self.tournaments.existing,
+        )
+    }
+
+    /// The names, for reading the written games back.
+    #[must_use]
+    pub fn to_names(&self) -> Names {
+        Names {
+            players: self.players.names.clone(),
+            tournaments: self.tournaments.names.clone(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// What a writer did that its caller should report.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct WriteStats {
+    /// Games written.
+    pub games: u32,
+    /// The year in the header.
+    pub year: u16,
+    /// Games of other years than the header's, by year (they are dated
+    /// with the header's year when read back).
+    pub other_years: BTreeMap<u16, u64>,
+    /// Complete games whose recorded score differed from the replay's,
+    /// written with the replay's.
+    pub scores_replaced: u64,
+    /// Games whose theoretical score is not known at the file's depth.
+    pub theoretical_unverified: u64,
+}
+
+impl WriteStats {
+    /// Adds another file's counts (the year is left as is).
+    pub fn merge(&mut self, other: &WriteStats) {
+        self.games += other.games;
+        for (year, n) in &other.other_years {
+            *self.other_years.entry(*year).or_default() += n;
+        }
+        self.scores_replaced += other.scores_replaced;
+        self.theoretical_unverified += other.theoretical_unverified;
+    }
+}
+
+/// Writes games to a `.wtb`; the ids come from a [`NameBook`], whose
+/// names go to the name files ([`write_name_file`]).
 ///
 /// Each game is one `write_all` of 68 bytes: give it a buffered output
 /// (`BufWriter<File>` is `Write + Seek`).
 ///
 /// ```
 /// use std::io::Cursor;
-/// use kifu::formats::wthor::{Reader, Writer, WriterOptions};
+/// use kifu::formats::wthor::{NameBook, Reader, Writer, WriterOptions};
 /// use kifu::formats::transcript::{parse_line, LineContext};
 ///
 /// let ctx = LineContext { line: 1, byte: 0, index: 1 };
 /// let mut game = parse_line(b"d3c5f6f5e6e3", ctx).unwrap();
 /// game.tags.black = Some("Tastet Marc".into());
+/// let mut book = NameBook::default();
 /// let mut writer = Writer::new(Cursor::new(Vec::new()), WriterOptions::new(2026, 3, 1))?;
-/// writer.write(&game, &game.replay())?;
-/// let (out, names) = writer.finish()?;
+/// writer.write(&game, &game.replay(), &mut book)?;
+/// let (out, stats) = writer.finish()?;
+/// assert_eq!(stats.games, 1);
 /// let bytes = out.into_inner();
 /// assert_eq!(bytes.len(), 16 + 68);
-/// let back = Reader::new(&bytes[..], Some(names.into())).next().unwrap()?;
+/// let back = Reader::new(&bytes[..], Some(book.to_names().into())).next().unwrap()?;
 /// assert_eq!(back.move_string(), "f5d6c3d3c4f4");
 /// assert_eq!(back.tags.black.as_deref(), Some("Tastet Marc"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -256,10 +430,8 @@ pub struct Writer<W: Write + Seek> {
     out: W,
     start: u64,
     options: WriterOptions,
+    stats: WriteStats,
     year: Option<u16>,
-    games: u32,
-    players: NameTable,
-    tournaments: NameTable,
 }
 
 impl<W: Write + Seek> Writer<W> {
@@ -271,10 +443,8 @@ impl<W: Write + Seek> Writer<W> {
             out,
             start,
             options,
+            stats: WriteStats::default(),
             year: options.year,
-            games: 0,
-            players: NameTable::new(PLAYER_RECORD_LEN),
-            tournaments: NameTable::new(TOURNAMENT_RECORD_LEN),
         };
         let header = writer.header();
         writer.out.write_all(&header.to_bytes())?;
@@ -284,7 +454,7 @@ impl<W: Write + Seek> Writer<W> {
     fn header(&self) -> Header {
         Header {
             created: self.options.created,
-            games: self.games,
+            games: self.stats.games,
             names: 0,
             year: self.year.unwrap_or(0),
             board_size: 8,
@@ -293,67 +463,70 @@ impl<W: Write + Seek> Writer<W> {
         }
     }
 
+    /// The options the file is written with.
+    #[must_use]
+    pub fn options(&self) -> &WriterOptions {
+        &self.options
+    }
+
     /// Games written so far.
     #[must_use]
     pub fn games(&self) -> u32 {
-        self.games
+        self.stats.games
     }
 
     /// Stores one game; `report` must be `record.replay()`. A game that
     /// cannot be stored is refused and nothing is written for it.
-    pub fn write(&mut self, record: &GameRecord, report: &Report) -> Result<(), WriteError> {
-        let game = encode(record, report)?;
-        self.write_encoded(&game, &record.tags)
+    pub fn write(
+        &mut self,
+        record: &GameRecord,
+        report: &Report,
+        book: &mut NameBook,
+    ) -> Result<(), WriteError> {
+        let game = encode(record, report, self.options.depth)?;
+        let ids = book.ids(&record.tags)?;
+        self.write_encoded(&game, ids)
     }
 
     /// Stores a game made by [`encode`] (which a batch can run in
-    /// parallel) with the names and date of `tags`.
-    pub fn write_encoded(&mut self, game: &EncodedGame, tags: &Tags) -> Result<(), WriteError> {
-        if self.games == u32::MAX {
+    /// parallel) under these ids.
+    pub fn write_encoded(&mut self, game: &EncodedGame, ids: Ids) -> Result<(), WriteError> {
+        if self.stats.games == u32::MAX {
             return Err(Refusal::TooManyGames.into());
         }
-        let new_players = usize::from(self.players.is_new(tags.black.as_deref()))
-            + usize::from(self.players.is_new(tags.white.as_deref()));
-        if !self.players.has_room(new_players) {
-            return Err(Refusal::TooManyNames("player").into());
-        }
-        let new_events = usize::from(self.tournaments.is_new(tags.event.as_deref()));
-        if !self.tournaments.has_room(new_events) {
-            return Err(Refusal::TooManyNames("tournament").into());
-        }
-        let event = self.tournaments.id(tags.event.as_deref());
-        let black = self.players.id(tags.black.as_deref());
-        let white = self.players.id(tags.white.as_deref());
         if self.year.is_none() {
-            self.year = Some(tags.date.as_deref().and_then(year_of).unwrap_or(0));
+            self.year = Some(game.year.unwrap_or(0));
         }
         let mut bytes = [0u8; RECORD_LEN];
-        bytes[0..2].copy_from_slice(&event.to_le_bytes());
-        bytes[2..4].copy_from_slice(&black.to_le_bytes());
-        bytes[4..6].copy_from_slice(&white.to_le_bytes());
+        bytes[0..2].copy_from_slice(&ids.tournament.to_le_bytes());
+        bytes[2..4].copy_from_slice(&ids.black.to_le_bytes());
+        bytes[4..6].copy_from_slice(&ids.white.to_le_bytes());
         bytes[6] = game.score;
         bytes[7] = game.theoretical;
         bytes[MOVES_AT..].copy_from_slice(&game.moves);
         self.out.write_all(&bytes)?;
-        self.games += 1;
+        let stats = &mut self.stats;
+        stats.games += 1;
+        if let Some(year) = game.year.filter(|y| Some(*y) != self.year) {
+            *stats.other_years.entry(year).or_default() += 1;
+        }
+        stats.scores_replaced += u64::from(game.score_replaced);
+        stats.theoretical_unverified += u64::from(game.theoretical_unverified);
         Ok(())
     }
 
     /// Writes the final header (the game count and year) and returns the
-    /// output and the names the ids refer to, for [`write_names`].
-    pub fn finish(mut self) -> io::Result<(W, Names)> {
-        let end = self.start + HEADER_LEN as u64 + u64::from(self.games) * RECORD_LEN as u64;
+    /// output and what was written.
+    pub fn finish(mut self) -> io::Result<(W, WriteStats)> {
+        let games = u64::from(self.stats.games);
+        let end = self.start + HEADER_LEN as u64 + games * RECORD_LEN as u64;
         let header = self.header();
         self.out.seek(SeekFrom::Start(self.start))?;
         self.out.write_all(&header.to_bytes())?;
         self.out.seek(SeekFrom::Start(end))?;
         self.out.flush()?;
-        let names = Names {
-            players: self.players.names,
-            tournaments: self.tournaments.names,
-            warnings: Vec::new(),
-        };
-        Ok((self.out, names))
+        self.stats.year = header.year;
+        Ok((self.out, self.stats))
     }
 }
 
@@ -388,22 +561,4 @@ pub fn write_name_file<W: Write>(
         out.write_all(&record)?;
     }
     out.flush()
-}
-
-/// Writes the player (`.JOU`) and tournament (`.TRN`) files of `names`.
-pub fn write_names(
-    players_path: &Path,
-    tournaments_path: &Path,
-    names: &Names,
-    options: &WriterOptions,
-) -> io::Result<()> {
-    let players = io::BufWriter::new(File::create(players_path)?);
-    write_name_file(players, &names.players, PLAYER_RECORD_LEN, options.created)?;
-    let tournaments = io::BufWriter::new(File::create(tournaments_path)?);
-    write_name_file(
-        tournaments,
-        &names.tournaments,
-        TOURNAMENT_RECORD_LEN,
-        options.created,
-    )
 }

@@ -1,0 +1,431 @@
+//! Writing outputs without ever losing a file.
+//!
+//! Every file kifu writes goes first to a temporary file beside it,
+//! `.NAME.kifu-PID.tmp`, and is renamed over `NAME` only when the run
+//! succeeds ([`AtomicFile::commit`]). A failed run drops the temporary; an
+//! interrupted one (Ctrl-C, SIGTERM, SIGHUP) removes it in the signal
+//! handler; a killed one leaves it, and the next run that writes `NAME`
+//! removes it once its process is gone. Either way an earlier `NAME` is
+//! untouched until the rename.
+//!
+//! [`refuse_inputs_as_outputs`] refuses, before anything is read, an output
+//! that is one of the inputs (the same file by device and inode, whatever
+//! the path or link).
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{bail, Context, Result};
+
+/// Temporaries of this process not yet renamed into place, for the signal
+/// handler to remove.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes this run's temporaries and exits on SIGINT, SIGTERM or SIGHUP,
+/// so that an interrupted run leaves no partial output behind.
+pub fn install_signal_handler() {
+    // Without a handler (it cannot be installed twice, or the platform has
+    // none) the temporaries are still removed by the next run.
+    let _ = ctrlc::set_handler(|| {
+        remove_pending();
+        eprintln!("kifu: interrupted; no output was written");
+        std::process::exit(130);
+    });
+}
+
+fn remove_pending() {
+    let pending = match PENDING.lock() {
+        Ok(p) => p,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    for path in pending.iter() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+fn register(path: &Path) {
+    if let Ok(mut pending) = PENDING.lock() {
+        pending.push(path.to_path_buf());
+    }
+}
+
+fn unregister(path: &Path) {
+    if let Ok(mut pending) = PENDING.lock() {
+        pending.retain(|p| p != path);
+    }
+}
+
+/// The folder of `path` (`.` for a bare file name).
+fn folder(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The prefix of every temporary for `name`.
+fn temp_prefix(name: &str) -> String {
+    format!(".{name}.kifu-")
+}
+
+/// Whether a process with this id is running (where that can be told;
+/// elsewhere a temporary is taken as stray only when a day old).
+fn process_alive(pid: u32, temp: &Path) -> bool {
+    if Path::new("/proc/self").exists() {
+        return Path::new("/proc").join(pid.to_string()).exists();
+    }
+    let age = std::fs::metadata(temp)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok());
+    age.is_none_or(|a| a.as_secs() < 86_400)
+}
+
+/// Removes the temporaries of `target` left by killed runs, saying so.
+fn clean_strays(target: &Path) {
+    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let prefix = temp_prefix(name);
+    let Ok(entries) = std::fs::read_dir(folder(target)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(file_name) = file_name.to_str() else {
+            continue;
+        };
+        let Some(pid) = file_name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let path = entry.path();
+        if pid != std::process::id()
+            && !process_alive(pid, &path)
+            && std::fs::remove_file(&path).is_ok()
+        {
+            eprintln!(
+                "kifu: note: removed {}, left by an interrupted run",
+                path.display()
+            );
+        }
+    }
+}
+
+/// A file written under a temporary name and renamed into place by
+/// [`AtomicFile::commit`]; dropped uncommitted, it leaves no trace.
+pub struct AtomicFile {
+    target: PathBuf,
+    temp: PathBuf,
+    out: Option<BufWriter<File>>,
+    committed: bool,
+}
+
+impl AtomicFile {
+    /// Starts writing `target`: a new temporary beside it. Fails when the
+    /// folder is missing or not writable, or `target` is a folder.
+    pub fn create(target: &Path) -> Result<AtomicFile> {
+        if target.is_dir() {
+            bail!("cannot write {}: is a directory", target.display());
+        }
+        let name = target
+            .file_name()
+            .and_then(|n| n.to_str())
+            .with_context(|| format!("cannot write {}: not a file name", target.display()))?;
+        clean_strays(target);
+        let temp = folder(target).join(format!("{}{}.tmp", temp_prefix(name), std::process::id()));
+        register(&temp);
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temp);
+        let file = match file {
+            Ok(f) => f,
+            Err(e) => {
+                unregister(&temp);
+                return Err(e).with_context(|| format!("cannot write {}", target.display()));
+            }
+        };
+        Ok(AtomicFile {
+            target: target.to_path_buf(),
+            temp,
+            out: Some(BufWriter::with_capacity(1 << 16, file)),
+            committed: false,
+        })
+    }
+
+    /// The path the file will have once committed.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    fn out(&mut self) -> io::Result<&mut BufWriter<File>> {
+        self.out
+            .as_mut()
+            .ok_or_else(|| io::Error::other("the output is already closed"))
+    }
+
+    /// Flushes the data to disk and renames the file into place.
+    pub fn commit(mut self) -> Result<()> {
+        let target = self.target.clone();
+        let out = self.out.take();
+        let result = (|| -> io::Result<()> {
+            if let Some(out) = out {
+                let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+                file.sync_all()?;
+            }
+            std::fs::rename(&self.temp, &target)
+        })();
+        result.with_context(|| format!("cannot write {}", target.display()))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out()?.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out()?.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out()?.flush()
+    }
+}
+
+impl Seek for AtomicFile {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.out()?.seek(pos)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            self.out = None;
+            let _ = std::fs::remove_file(&self.temp);
+        }
+        unregister(&self.temp);
+    }
+}
+
+/// A command's data output: a file written atomically, or standard output.
+pub enum Output {
+    /// `-o FILE`.
+    File(AtomicFile),
+    /// Standard output.
+    Stdout(BufWriter<io::Stdout>),
+}
+
+impl Output {
+    /// Opens `path`, or standard output when there is none.
+    pub fn open(path: Option<&Path>) -> Result<Output> {
+        Ok(match path {
+            Some(path) => Output::File(AtomicFile::create(path)?),
+            None => Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout())),
+        })
+    }
+
+    /// Ends the output: flushes standard output, or renames the file into
+    /// place.
+    pub fn commit(self) -> Result<()> {
+        match self {
+            Output::File(file) => file.commit(),
+            Output::Stdout(mut out) => Ok(out.flush()?),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::File(f) => f.write(buf),
+            Output::Stdout(o) => o.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::File(f) => f.write_all(buf),
+            Output::Stdout(o) => o.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::File(f) => f.flush(),
+            Output::Stdout(o) => o.flush(),
+        }
+    }
+}
+
+/// Where a file lives on its device: equal ids are the same file.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct FileId {
+    device: u64,
+    inode: u64,
+}
+
+#[cfg(unix)]
+fn id_of(meta: &std::fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileId {
+        device: meta.dev(),
+        inode: meta.ino(),
+    })
+}
+
+#[cfg(not(unix))]
+fn id_of(_meta: &std::fs::Metadata) -> Option<FileId> {
+    None
+}
+
+/// The id of a named file, or of standard input/output behind `-`.
+fn file_id(name: &Path, stdio: Stdio) -> Option<FileId> {
+    if name.as_os_str() == "-" {
+        return stdio_id(stdio);
+    }
+    let meta = std::fs::metadata(name).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    id_of(&meta)
+}
+
+#[derive(Clone, Copy)]
+enum Stdio {
+    In,
+    Out,
+}
+
+#[cfg(unix)]
+fn stdio_id(stdio: Stdio) -> Option<FileId> {
+    use std::os::fd::AsFd;
+    let fd = match stdio {
+        Stdio::In => io::stdin().as_fd().try_clone_to_owned().ok()?,
+        Stdio::Out => io::stdout().as_fd().try_clone_to_owned().ok()?,
+    };
+    let meta = File::from(fd).metadata().ok()?;
+    // Only a regular file can be both read and written here; a terminal or
+    // a pipe is never "the same file".
+    if !meta.is_file() {
+        return None;
+    }
+    id_of(&meta)
+}
+
+#[cfg(not(unix))]
+fn stdio_id(_stdio: Stdio) -> Option<FileId> {
+    None
+}
+
+/// A file a command will write: a path, or standard output.
+pub enum Target<'a> {
+    /// A named output file.
+    File(&'a Path),
+    /// Standard output (when it is redirected to a file).
+    Stdout,
+}
+
+/// Refuses to run when an output is one of the inputs: the same file by
+/// device and inode, however each is named (links included), standard
+/// input and output too when they are files.
+pub fn refuse_inputs_as_outputs(inputs: &[String], outputs: &[Target<'_>]) -> Result<()> {
+    for output in outputs {
+        let (out_name, out_id) = match output {
+            Target::File(path) => (path.display().to_string(), file_id(path, Stdio::Out)),
+            Target::Stdout => ("standard output".to_owned(), stdio_id(Stdio::Out)),
+        };
+        let Some(out_id) = out_id else { continue };
+        for input in inputs {
+            if file_id(Path::new(input), Stdio::In) == Some(out_id) {
+                let input = if input == "-" {
+                    "standard input"
+                } else {
+                    input
+                };
+                bail!(
+                    "the output {out_name} is the input {input} (the same file): \
+                     write to another file; nothing was read or written"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kifu-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn an_uncommitted_file_leaves_the_old_one_and_no_temporary() {
+        let dir = scratch("drop");
+        let target = dir.join("out.txt");
+        std::fs::write(&target, "old").unwrap();
+        {
+            let mut file = AtomicFile::create(&target).unwrap();
+            file.write_all(b"new, half written").unwrap();
+        }
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_committed_file_replaces_the_old_one() {
+        let dir = scratch("commit");
+        let target = dir.join("out.txt");
+        std::fs::write(&target, "old").unwrap();
+        let mut file = AtomicFile::create(&target).unwrap();
+        file.write_all(b"new").unwrap();
+        file.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_stray_temporary_of_a_dead_process_is_removed() {
+        let dir = scratch("stray");
+        let target = dir.join("out.csv");
+        // No process has this id on Linux (pid_max is at most 2^22).
+        let stray = dir.join(".out.csv.kifu-4294967295.tmp");
+        std::fs::write(&stray, "partial").unwrap();
+        let other = dir.join(".other.csv.kifu-4294967295.tmp");
+        std::fs::write(&other, "someone else's").unwrap();
+        AtomicFile::create(&target).unwrap().commit().unwrap();
+        assert!(!stray.exists());
+        assert!(other.exists(), "only temporaries of this output go");
+    }
+
+    #[test]
+    fn the_same_file_under_another_name_is_refused() {
+        let dir = scratch("same");
+        let input = dir.join("games.txt");
+        std::fs::write(&input, "f5d6\n").unwrap();
+        let link = dir.join("link.txt");
+        std::fs::hard_link(&input, &link).unwrap();
+        let inputs = vec![input.display().to_string()];
+        let err = refuse_inputs_as_outputs(&inputs, &[Target::File(&link)]).unwrap_err();
+        assert!(err.to_string().contains("is the input"), "{err}");
+        let other = dir.join("other.txt");
+        std::fs::write(&other, "").unwrap();
+        refuse_inputs_as_outputs(&inputs, &[Target::File(&other)]).unwrap();
+        refuse_inputs_as_outputs(&inputs, &[Target::File(&dir.join("new.txt"))]).unwrap();
+    }
+}
