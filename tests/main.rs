@@ -4,6 +4,7 @@ mod bad_input;
 mod cli_convert;
 mod cli_formats;
 mod cli_repair;
+mod cli_safety;
 mod cli_show;
 mod cli_validate;
 mod cli_wthor;

@@ -178,6 +178,10 @@ impl AtomicFile {
         let result = (|| -> io::Result<()> {
             if let Some(out) = out {
                 let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+                // The file that is replaced keeps its permissions.
+                if let Ok(meta) = std::fs::metadata(&target) {
+                    file.set_permissions(meta.permissions())?;
+                }
                 file.sync_all()?;
             }
             std::fs::rename(&self.temp, &target)

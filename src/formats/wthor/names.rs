@@ -191,7 +191,7 @@ pub fn find_name_files_in(dir: &Path, stem: &str) -> Result<NameFiles, Ambiguous
     let mut trn = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for entry in entries.flatten() {
-            let path = entry.path();
+            let path = in_folder(dir, &entry.file_name());
             if !path.is_file() {
                 continue;
             }
@@ -220,6 +220,15 @@ pub fn find_name_files_in(dir: &Path, stem: &str) -> Result<NameFiles, Ambiguous
         players,
         tournaments,
     })
+}
+
+/// `name` in `dir`, bare when `dir` is the current folder.
+fn in_folder(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
+    if dir == Path::new(".") {
+        PathBuf::from(name)
+    } else {
+        dir.join(name)
+    }
 }
 
 /// The folder of a path (`.` for a bare file name).
@@ -280,7 +289,7 @@ pub fn archive_name_files(dir: &Path, stem: &str) -> Result<ArchiveNames, Ambigu
                 ext.to_ascii_lowercase()
             })
         }
-        None => dir.join(format!("{stem}.{}", ext.to_ascii_uppercase())),
+        None => in_folder(dir, format!("{stem}.{}", ext.to_ascii_uppercase()).as_ref()),
     };
     Ok(ArchiveNames {
         players_exist: found.players.is_some(),

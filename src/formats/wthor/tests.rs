@@ -1540,3 +1540,21 @@ fn writer_counts_games_of_other_years() {
     assert_eq!(stats.games, 6);
     assert_eq!(stats.other_years, BTreeMap::from([(2008, 3)]));
 }
+
+#[test]
+fn an_unfinished_game_with_only_a_winner_gives_the_winner_the_discs() {
+    let mut g = parse("f5d6c3d3c4f4");
+    assert_eq!(g.replay().finish.score.winner, Winner::Draw);
+    for (result, byte) in [(Winner::White, 0), (Winner::Black, 64), (Winner::Draw, 32)] {
+        g.result = Some(RecordedResult::new(ResultValue::Winner(result)));
+        assert_eq!(encode(&g, &g.replay(), 1).unwrap().score, byte, "{result}");
+    }
+    // A board that agrees with the winner keeps its own score.
+    let mut g = parse("f5d6c3");
+    g.result = Some(RecordedResult::new(ResultValue::Winner(Winner::Black)));
+    assert_eq!(
+        encode(&g, &g.replay(), 1).unwrap().score,
+        62,
+        "5-2 and 57 empties"
+    );
+}

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::game::Move;
 use crate::record::{GameError, Report, Rules, Tags, Token};
-use crate::{GameRecord, Square, Status, Symmetry};
+use crate::{GameRecord, Square, Status, Symmetry, Winner};
 
 /// Why a game cannot be stored in WTHOR.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -92,7 +92,8 @@ const OPENING_SYMMETRIES: [Symmetry; 4] = [
 /// The score byte is the replayed score with empties to the winner for a
 /// complete game (a recorded score that differs is replaced, and the game
 /// says so); for an incomplete one the recorded result's score if it
-/// gives one, else the board's.
+/// gives one, else the board's when it agrees with the recorded winner,
+/// else 64, 0 or 32 for a win of Black, of White or a draw.
 ///
 /// The theoretical score byte — perfect play by both from `depth` empties —
 /// is, in this order: the record's theoretical score when it was stored at
@@ -148,7 +149,16 @@ pub fn encode(record: &GameRecord, report: &Report, depth: u8) -> Result<Encoded
     let score = if complete {
         board
     } else {
-        recorded.unwrap_or(board)
+        recorded.unwrap_or_else(|| match record.result.and_then(|r| r.winner()) {
+            // Only who won: the board's score if it agrees, else all the
+            // discs to the winner (as the PlayOK files store resignations).
+            Some(winner) if winner != finish.score.winner => match winner {
+                Winner::Black => 64,
+                Winner::White => 0,
+                Winner::Draw => 32,
+            },
+            _ => board,
+        })
     };
     let stated = record
         .theoretical_black_score
