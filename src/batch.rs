@@ -11,7 +11,7 @@ use std::sync::mpsc::sync_channel;
 
 use rayon::prelude::*;
 
-use crate::formats::ReadError;
+use crate::source::ReadError;
 use crate::{GameRecord, Status};
 
 /// How to run the pipeline.

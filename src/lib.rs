@@ -34,6 +34,7 @@ mod game;
 mod record;
 pub mod render;
 pub mod repair;
+pub mod source;
 mod square;
 pub mod table;
 #[cfg(test)]
@@ -43,7 +44,8 @@ pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, Position};
 pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner};
 pub use record::{
-    GameError, GameRecord, MoveLayout, MoveNote, Origin, ParseResultError, Quirk, Quirks,
-    RecordedMove, RecordedResult, Report, ResultKind, ResultValue, Rules, Span, Tags, Token,
+    GameError, GameRecord, MoveNote, Origin, ParseResultError, Quirk, Quirks, RecordedMove,
+    RecordedResult, Report, ResultKind, ResultValue, Rules, Tags, Token,
 };
+pub use source::{MoveSpans, ParseError, ReadError, Span};
 pub use square::{ParseSquareError, Square, Symmetry};

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::formats::{ParseError, SourcePos};
 use crate::game::{Finish, Move, Replay, ReplayError, Score, Status, Winner};
+use crate::source::{MoveSpans, ParseError, Span};
 use crate::{Color, Position};
 
 /// One move token of a record, as written.
@@ -45,19 +45,6 @@ pub struct MoveNote {
     pub eval: Option<f64>,
     /// Seconds spent.
     pub time: Option<f64>,
-}
-
-/// Where a move token sits in its source text.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Span {
-    /// Byte offset of the token in the input.
-    pub byte: u64,
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column, in characters.
-    pub column: u32,
-    /// Length in bytes.
-    pub len: u32,
 }
 
 /// How a recorded game ended, as the record says.
@@ -372,26 +359,6 @@ pub struct Origin {
     pub byte: u64,
     /// The source lines of the game, for diagnostics (text formats).
     pub text: Option<Box<str>>,
-    /// Where the moves are when they sit at regular intervals (WTHOR's
-    /// move bytes, a plain `f5d6c3…` line): their spans without a `Span`
-    /// stored per move.
-    pub moves_at: Option<MoveLayout>,
-}
-
-/// Moves at regular intervals in the source: move `i` starts `i * stride`
-/// bytes (and columns) after the first.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct MoveLayout {
-    /// Byte offset of the first move.
-    pub byte: u64,
-    /// 1-based line (0 in a binary format).
-    pub line: u32,
-    /// 1-based column of the first move (0 in a binary format).
-    pub column: u32,
-    /// Bytes from one move to the next.
-    pub stride: u32,
-    /// Length of each move.
-    pub len: u32,
 }
 
 impl Origin {
@@ -418,8 +385,8 @@ pub struct GameRecord {
     pub unreadable: Vec<(usize, Box<str>)>,
     /// Per-move annotations: empty, or one per move.
     pub notes: Vec<MoveNote>,
-    /// Per-move source positions: empty, or one per move.
-    pub spans: Vec<Span>,
+    /// Where each move token is in the source.
+    pub spans: MoveSpans,
     /// Names, dates and other tags.
     pub tags: Tags,
     /// The result the record claims.
@@ -455,7 +422,7 @@ impl GameRecord {
             moves: Vec::new(),
             unreadable: Vec::new(),
             notes: Vec::new(),
-            spans: Vec::new(),
+            spans: MoveSpans::Unknown,
             tags: Tags::default(),
             result: None,
             theoretical_black_score: None,
@@ -538,22 +505,13 @@ impl GameRecord {
         colors
     }
 
-    /// Where move `index` (0-based) is in the source: its span, or for a
-    /// binary record its byte.
+    /// Where move token `index` (0-based) is in the source.
     #[must_use]
     pub fn span(&self, index: usize) -> Option<Span> {
-        match (self.spans.get(index), self.origin.moves_at) {
-            (Some(span), _) => Some(*span),
-            (None, Some(at)) if index < self.moves.len() => {
-                let step = at.stride.saturating_mul(u32::try_from(index).ok()?);
-                Some(Span {
-                    byte: at.byte + u64::from(step),
-                    line: at.line,
-                    column: if at.column == 0 { 0 } else { at.column + step },
-                    len: at.len,
-                })
-            }
-            _ => None,
+        if index < self.moves.len() {
+            self.spans.get(index)
+        } else {
+            None
         }
     }
 
@@ -609,14 +567,10 @@ impl GameError {
 
     /// Where in the source the error is, when known.
     #[must_use]
-    pub fn source_pos(&self, record: &GameRecord) -> Option<SourcePos> {
+    pub fn span(&self, record: &GameRecord) -> Option<Span> {
         match self {
-            GameError::Replay(e) => record.span(e.number.checked_sub(1)?).map(|s| SourcePos {
-                byte: s.byte,
-                line: s.line,
-                column: s.column,
-            }),
-            GameError::Parse(p) => Some(p.pos),
+            GameError::Replay(e) => record.span(e.number.checked_sub(1)?),
+            GameError::Parse(p) => Some(p.span),
         }
     }
 

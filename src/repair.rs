@@ -70,7 +70,8 @@ use std::fmt;
 use crate::game::{Finish, Move, Replay, Status};
 #[cfg(test)]
 use crate::record::MoveNote;
-use crate::record::{GameRecord, RecordedMove, Rules, Span, Token};
+use crate::record::{GameRecord, RecordedMove, Rules, Token};
+use crate::source::{MoveSpans, Span};
 use crate::{Position, Score, Square, Symmetry};
 
 /// How a substituted square relates to the one written.
@@ -892,13 +893,12 @@ impl Search<'_> {
             moves: Vec::with_capacity(base.toks.len()),
             unreadable: Vec::new(),
             notes: Vec::new(),
-            spans: Vec::new(),
+            // The edited moves no longer sit at regular intervals: each
+            // gets its own span.
+            spans: MoveSpans::Unknown,
             ..record.clone()
         };
-        // The edited moves no longer sit at regular intervals: give each
-        // its own span.
-        out.origin.moves_at = None;
-        let has_spans = !record.spans.is_empty() || record.origin.moves_at.is_some();
+        let has_spans = !record.spans.is_unknown();
         let last_span = record
             .moves
             .len()
@@ -1669,8 +1669,8 @@ mod tests {
         moves.remove(33);
         let found = suggest(&record(&moves.concat()), 1);
         assert_eq!(found[0].marks, [(33, Mark::Inserted)]);
-        assert_eq!(found[0].record.spans[33].len, 0);
-        assert_eq!(found[0].record.spans[33].column, 67);
+        assert_eq!(found[0].record.span(33).unwrap().len, 0);
+        assert_eq!(found[0].record.span(33).unwrap().column, 67);
     }
 
     #[test]
@@ -1806,10 +1806,10 @@ mod tests {
         let found = suggest(&bad, 1);
         let fixed = &found[0].record;
         assert_eq!(fixed.tags.black.as_deref(), Some("Ann"));
-        assert_eq!(fixed.spans.len(), fixed.moves.len());
+        assert_eq!(fixed.spans.each().len(), fixed.moves.len());
         assert_eq!(fixed.notes.len(), fixed.moves.len());
         assert!(fixed.unreadable.is_empty());
-        assert_eq!(fixed.spans[18], bad.spans[18]);
+        assert_eq!(fixed.span(18).unwrap(), bad.span(18).unwrap());
     }
 
     /// The floors below are the rates measured on these 300 games (seed

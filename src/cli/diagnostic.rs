@@ -6,7 +6,7 @@ use std::ops::Range;
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term::{self, Chars, Config};
-use kifu::{GameError, GameRecord};
+use kifu::{GameError, GameRecord, Span};
 
 /// A single source line that knows its real line number.
 struct OneLine<'a> {
@@ -55,7 +55,7 @@ pub fn headline(record: &GameRecord, error: &GameError) -> String {
 
 /// Where a game error is, as `file:line:column` or `file: game N`.
 pub fn location(name: &str, record: &GameRecord, error: &GameError) -> String {
-    match error.source_pos(record) {
+    match error.span(record) {
         Some(pos) if pos.line > 0 => format!("{name}:{}:{}", pos.line, pos.column),
         Some(pos) => format!("{name}: record {}, byte {}", record.origin.index, pos.byte),
         None => match record.origin.line {
@@ -88,13 +88,9 @@ pub fn render(name: &str, record: &GameRecord, error: &GameError, color: bool) -
 }
 
 fn snippet(name: &str, record: &GameRecord, error: &GameError, color: bool) -> Option<String> {
-    let (line, column, len) = match error {
-        GameError::Replay(e) => {
-            let span = record.span(e.number.checked_sub(1)?)?;
-            (span.line, span.column, span.len)
-        }
-        GameError::Parse(p) => (p.pos.line, p.pos.column, p.len),
-    };
+    let Span {
+        line, column, len, ..
+    } = error.span(record)?;
     // Control characters have no width on a terminal: show them as `?`
     // so that the caret still has something to point at.
     let shown: String = record

@@ -81,7 +81,7 @@ struct Finding<'a> {
 }
 
 fn finding<'a>(name: &'a str, record: &GameRecord, error: &'a GameError) -> Finding<'a> {
-    let pos = error.source_pos(record);
+    let pos = error.span(record);
     let (color, token) = match error {
         GameError::Replay(e) => (Some(e.color), Some(e.token.as_str())),
         GameError::Parse(_) => (None, None),

@@ -12,8 +12,8 @@
 use std::io::{self, Read, Write};
 
 use crate::formats::transcript::{parse_line, LineContext};
-use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::record::{GameRecord, RecordedResult, ResultValue};
+use crate::source::{ParseError, ReadError, Span};
 use crate::table::{Row, HEADER};
 use crate::{Bitboard, Board, Color, Position, Winner};
 
@@ -236,23 +236,19 @@ impl<R: Read> Reader<R> {
 }
 
 fn csv_error(err: csv::Error) -> ReadError {
-    let pos = err.position().map(|p| SourcePos {
-        byte: p.byte(),
-        line: p.line() as u32,
-        column: 1,
-    });
+    let pos = err
+        .position()
+        .map(|p| Span::new(p.byte(), p.line() as u32, 1, 0));
     match err.into_kind() {
         csv::ErrorKind::Io(e) => ReadError::Io(e),
-        csv::ErrorKind::Utf8 { err, .. } => ReadError::Syntax(ParseError {
-            pos: pos.unwrap_or_default(),
-            message: format!("invalid UTF-8 in field {}", err.field() + 1),
-            len: 1,
-        }),
-        other => ReadError::Syntax(ParseError {
-            pos: pos.unwrap_or_default(),
-            message: format!("malformed CSV: {other:?}"),
-            len: 1,
-        }),
+        csv::ErrorKind::Utf8 { err, .. } => ReadError::Syntax(ParseError::at(
+            pos.unwrap_or_default().with_len(1),
+            format!("invalid UTF-8 in field {}", err.field() + 1),
+        )),
+        other => ReadError::Syntax(ParseError::at(
+            pos.unwrap_or_default().with_len(1),
+            format!("malformed CSV: {other:?}"),
+        )),
     }
 }
 
@@ -314,16 +310,10 @@ impl<R: Read> Iterator for Reader<R> {
             match Columns::from_header(&cleaned) {
                 Some(c) => self.columns = Some(c),
                 None => {
-                    return self.fail(ReadError::Syntax(ParseError {
-                        pos: SourcePos {
-                            byte: 0,
-                            line: 1,
-                            column: 1,
-                        },
-                        message: "no moves column in the CSV header (expected moves or game_moves)"
-                            .into(),
-                        len: 1,
-                    }))
+                    return self.fail(ReadError::Syntax(ParseError::at(
+                        Span::new(0, 1, 1, 1),
+                        "no moves column in the CSV header (expected moves or game_moves)",
+                    )))
                 }
             }
         }
@@ -368,14 +358,11 @@ fn build(row: &csv::StringRecord, cols: &Columns, pos: &csv::Position, index: u6
     };
     let mut record = parse_line(moves_text.as_bytes(), ctx).unwrap_or_default();
     let column_shift = line_text[..offset.min(line_text.len())].chars().count() as u32;
-    for span in &mut record.spans {
-        span.column += column_shift;
-    }
-    if let Some(layout) = &mut record.origin.moves_at {
-        layout.column += column_shift;
-    }
+    // The moves were read as a line of their own: their spans start
+    // from the line's start, the field's bytes already counted.
+    record.spans.shift(0, column_shift);
     if let Some(defect) = &mut record.defect {
-        defect.pos.column += column_shift;
+        defect.span.column += column_shift;
     }
     record.origin.index = index;
     record.origin.line = Some(pos.line() as u32);

@@ -39,11 +39,11 @@
 
 use std::io::BufRead;
 
-use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::{Move, Replay, Status};
 use crate::record::{
-    MoveNote, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Span, Token,
+    MoveNote, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
+use crate::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Score, Square};
 
 /// The longest game the reader takes, in bytes from `(;`; a longer one
@@ -158,22 +158,22 @@ fn decode(bytes: &[u8]) -> String {
     }
 }
 
-fn error(pos: SourcePos, len: usize, message: impl Into<String>) -> ParseError {
-    ParseError {
-        pos,
-        message: message.into(),
-        len: u32::try_from(len).unwrap_or(u32::MAX),
-    }
+fn error(pos: Span, len: usize, message: impl Into<String>) -> ParseError {
+    ParseError::at(
+        pos.with_len(u32::try_from(len).unwrap_or(u32::MAX)),
+        message.into(),
+    )
 }
 
 /// The position `n` ASCII bytes after `pos` on the same line.
-fn advance(pos: SourcePos, n: usize) -> SourcePos {
+fn advance(pos: Span, n: usize) -> Span {
     let n32 = u32::try_from(n).unwrap_or(u32::MAX);
-    SourcePos {
-        byte: pos.byte + n as u64,
-        line: pos.line,
-        column: pos.column.saturating_add(n32),
-    }
+    Span::new(
+        pos.byte + n as u64,
+        pos.line,
+        pos.column.saturating_add(n32),
+        0,
+    )
 }
 
 /// How a byte reads in a message.
@@ -327,7 +327,7 @@ struct ParsedMove {
 /// The source position of byte `offset` of a value that starts at
 /// `start`, going over the backslashes (dropped before the offsets in
 /// `escapes`) and newlines before it.
-fn value_source(start: SourcePos, escapes: &[usize], value: &[u8], offset: usize) -> SourcePos {
+fn value_source(start: Span, escapes: &[usize], value: &[u8], offset: usize) -> Span {
     let simple = escapes.is_empty()
         && value
             .get(..offset)
@@ -360,7 +360,7 @@ fn value_source(start: SourcePos, escapes: &[usize], value: &[u8], offset: usize
 
 /// Reads a `B`/`W` value that starts at `start` in the source; `escapes`
 /// are the offsets in `value` of the characters that followed a backslash.
-fn parse_move(value: &[u8], start: SourcePos, escapes: &[usize]) -> Result<ParsedMove, ParseError> {
+fn parse_move(value: &[u8], start: Span, escapes: &[usize]) -> Result<ParsedMove, ParseError> {
     let at = |offset| value_source(start, escapes, value, offset);
     let pos = start;
     let mut parts = value.split(|&c| c == b'/');
@@ -443,17 +443,17 @@ enum State {
     /// Between games.
     Outside,
     /// Between games, after a `(`.
-    OutsideParen(SourcePos),
+    OutsideParen(Span),
     /// In text outside any game.
     Stray,
     /// In stray text, after a `(`.
-    StrayParen(SourcePos),
+    StrayParen(Span),
     /// In a game, between tags.
     Tags,
     /// Between tags, after a `(`.
-    TagsParen(SourcePos),
+    TagsParen(Span),
     /// Between tags, after a `;`.
-    TagsSemi(SourcePos),
+    TagsSemi(Span),
     /// In a tag name.
     Name,
     /// In a tag value.
@@ -461,27 +461,27 @@ enum State {
     /// In a value, after a backslash.
     ValueEscape,
     /// In a value, after a `(`.
-    ValueParen(SourcePos),
+    ValueParen(Span),
     /// After a defect: looking for `;)` or the next `(;`.
     Skip,
     /// Skipping, after a `;`.
     SkipSemi,
     /// Skipping, after a `(`.
-    SkipParen(SourcePos),
+    SkipParen(Span),
 }
 
 /// A game (or a run of stray text) being read.
 struct Game {
     record: GameRecord,
-    start: SourcePos,
+    start: Span,
     text: Vec<u8>,
     text_ok: bool,
     any_note: bool,
     stray: bool,
     name: Vec<u8>,
-    name_pos: SourcePos,
+    name_pos: Span,
     value: Vec<u8>,
-    value_pos: SourcePos,
+    value_pos: Span,
     /// Offsets in `value` of the characters that followed a backslash.
     escapes: Vec<usize>,
 }
@@ -607,7 +607,7 @@ impl Game {
 /// The byte-by-byte reader under [`Reader`], independent of the input.
 struct Lexer {
     /// Position of the next byte.
-    pos: SourcePos,
+    pos: Span,
     /// The current line so far (for a game's text), up to [`MAX_TEXT`].
     line: Vec<u8>,
     line_ok: bool,
@@ -628,11 +628,7 @@ fn value_special(b: u8) -> bool {
 impl Lexer {
     fn new() -> Lexer {
         Lexer {
-            pos: SourcePos {
-                byte: 0,
-                line: 1,
-                column: 1,
-            },
+            pos: Span::new(0, 1, 1, 0),
             line: Vec::with_capacity(1024),
             line_ok: true,
             state: State::Outside,
@@ -790,7 +786,7 @@ impl Lexer {
     }
 
     /// Starts a game (or a stray run) at `start`; `b` is the byte being read.
-    fn start(&mut self, start: SourcePos, b: u8, stray: bool) {
+    fn start(&mut self, start: Span, b: u8, stray: bool) {
         self.games += 1;
         let same_line = start.line == self.pos.line;
         let mut text = Vec::with_capacity(if stray { 64 } else { 1024 });
@@ -802,13 +798,12 @@ impl Lexer {
         let record = GameRecord {
             moves: Vec::with_capacity(capacity),
             notes: Vec::with_capacity(capacity),
-            spans: Vec::with_capacity(capacity),
+            spans: MoveSpans::Each(Vec::with_capacity(capacity)),
             origin: Origin {
                 index: self.games,
                 line: Some(start.line),
                 byte: start.byte,
                 text: None,
-                moves_at: None,
             },
             ..GameRecord::default()
         };
@@ -838,7 +833,7 @@ impl Lexer {
     }
 
     /// Ends a stray run whose last byte is just before `end`.
-    fn finish_stray(&mut self, end: SourcePos) {
+    fn finish_stray(&mut self, end: Span) {
         if let Some(game) = &mut self.game {
             let len = end.byte.saturating_sub(game.start.byte);
             let len = usize::try_from(len).unwrap_or(usize::MAX);
@@ -855,7 +850,7 @@ impl Lexer {
         self.state = State::Skip;
     }
 
-    fn step(&mut self, b: u8, pos: SourcePos) {
+    fn step(&mut self, b: u8, pos: Span) {
         if let Some(game) = &self.game {
             let skipping = matches!(
                 self.state,
@@ -1443,7 +1438,7 @@ mod tests {
 
     fn defect(record: &GameRecord) -> (u32, u32, &str) {
         let d = record.defect.as_ref().expect("a defect");
-        (d.pos.line, d.pos.column, d.message.as_str())
+        (d.span.line, d.span.column, d.message.as_str())
     }
 
     fn extra(record: &GameRecord) -> Vec<(&str, &str)> {
@@ -1476,8 +1471,8 @@ mod tests {
 
     /// The source text under every move span is the move as written.
     fn assert_spans_match_source(record: &GameRecord) {
-        assert_eq!(record.spans.len(), record.moves.len());
-        for (i, span) in record.spans.iter().enumerate() {
+        assert_eq!(record.spans.each().len(), record.moves.len());
+        for (i, span) in record.spans.each().iter().enumerate() {
             let line = record
                 .origin
                 .line_text(span.line)
@@ -1545,7 +1540,7 @@ mod tests {
             (1, Some(1), 2)
         );
         assert_eq!(
-            g.spans[1],
+            g.span(1).unwrap(),
             Span {
                 byte: 218,
                 line: 1,
@@ -1614,7 +1609,7 @@ mod tests {
             games[1].origin.text.as_deref(),
             Some(line.lines().next().unwrap())
         );
-        assert_eq!(games[1].spans[0].column, 60);
+        assert_eq!(games[1].span(0).unwrap().column, 60);
         assert_spans_match_source(&games[1]);
     }
 
@@ -1629,7 +1624,13 @@ mod tests {
             games[2].origin.text.as_deref(),
             Some("(;GM[Othello]\n  B[d3]\r\n  W[c5] ;)")
         );
-        assert_eq!((games[2].spans[1].line, games[2].spans[1].column), (4, 5));
+        assert_eq!(
+            (
+                games[2].span(1).unwrap().line,
+                games[2].span(1).unwrap().column
+            ),
+            (4, 5)
+        );
         assert_spans_match_source(&games[2]);
     }
 
@@ -1641,7 +1642,7 @@ mod tests {
         assert_eq!(g.defect, None);
         let g = one("(;GM[Amazons]B[f5];)");
         assert_eq!(defect(&g), (1, 6, "not an Othello game: GM[Amazons]"));
-        assert_eq!(g.defect.unwrap().len, 7);
+        assert_eq!(g.defect.unwrap().span.len, 7);
         assert!(g.moves.is_empty());
     }
 
@@ -1862,7 +1863,7 @@ mod tests {
                     g.origin.index,
                     g.origin.line,
                     moves(g),
-                    d.map(|d| (d.pos.line, d.pos.column, d.len, d.message.clone())),
+                    d.map(|d| (d.span.line, d.span.column, d.span.len, d.message.clone())),
                 )
             })
             .collect();
@@ -1926,7 +1927,7 @@ mod tests {
             .chain(BROKEN.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
         for g in games.iter().filter(|g| g.defect.is_some()) {
-            let p = g.defect.as_ref().unwrap().pos;
+            let p = g.defect.as_ref().unwrap().span;
             let expected = line_starts[p.line as usize - 1] + p.column as usize - 1;
             assert_eq!(p.byte, expected as u64);
         }
@@ -1966,13 +1967,13 @@ mod tests {
         let games = read("junk (;GM[Othello]B[f5];) )\n(");
         assert_eq!(games.len(), 4);
         assert_eq!(defect(&games[0]), (1, 1, "text outside a game"));
-        assert_eq!(games[0].defect.as_ref().unwrap().len, 5);
+        assert_eq!(games[0].defect.as_ref().unwrap().span.len, 5);
         assert_eq!(
             (moves(&games[1]), games[1].defect.clone()),
             ("f5".into(), None)
         );
         assert_eq!(defect(&games[2]), (1, 27, "text outside a game"));
-        assert_eq!(games[2].defect.as_ref().unwrap().len, 1);
+        assert_eq!(games[2].defect.as_ref().unwrap().span.len, 1);
         assert_eq!(defect(&games[3]), (2, 1, "text outside a game"));
         assert_eq!(games[3].origin.text.as_deref(), Some("("));
         let games = read("(x\n\u{feff}");
@@ -1992,7 +1993,7 @@ mod tests {
         assert_eq!(games.len(), 2);
         let d = games[0].defect.as_ref().unwrap();
         assert_eq!(d.message, "game longer than 1 MiB");
-        assert_eq!(d.pos.byte, MAX_GAME_BYTES);
+        assert_eq!(d.span.byte, MAX_GAME_BYTES);
         assert_eq!(moves(&games[0]), "f5");
         assert_eq!(games[0].tags.black, None);
         assert!(games[0].origin.text.as_ref().unwrap().len() <= MAX_TEXT);
@@ -2473,9 +2474,9 @@ mod tests {
                 assert!(last_byte < Some(g.origin.byte));
                 last_byte = Some(g.origin.byte);
                 if let Some(d) = &g.defect {
-                    assert!(d.pos.byte <= input.len() as u64);
+                    assert!(d.span.byte <= input.len() as u64);
                 }
-                for (m, span) in g.moves.iter().zip(&g.spans) {
+                for (m, span) in g.moves.iter().zip(g.spans.each()) {
                     let at = &input[span.byte as usize..(span.byte + u64::from(span.len)) as usize];
                     // The token as written, escapes and all.
                     let at: Vec<u8> = at.iter().copied().filter(|&b| b != b'\\').collect();

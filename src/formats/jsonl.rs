@@ -10,11 +10,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::formats::lines::{Line, Lines, MAX_LINE};
 use crate::formats::transcript::{parse_line, write_board, LineContext};
-use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::{Move, Replay};
 use crate::record::{
     GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, ResultValue, Rules, Token,
 };
+use crate::source::{ParseError, ReadError, Span};
 use crate::table::Row;
 use crate::{Color, Square};
 
@@ -240,7 +240,6 @@ impl GameJson {
             line: Some(line),
             byte,
             text: None,
-            moves_at: None,
         };
         record
     }
@@ -330,17 +329,11 @@ fn bad_line(
             line: Some(line),
             byte,
             text: text.map(|t| String::from_utf8_lossy(t).into()),
-            moves_at: None,
         },
-        defect: Some(ParseError {
-            pos: SourcePos {
-                byte: byte + u64::from(column.saturating_sub(1)),
-                line,
-                column,
-            },
+        defect: Some(ParseError::at(
+            Span::new(byte + u64::from(column.saturating_sub(1)), line, column, 1),
             message,
-            len: 1,
-        }),
+        )),
         ..GameRecord::default()
     }
 }
@@ -498,7 +491,7 @@ mod tests {
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].move_string(), "f5");
         let defect = games[1].defect.as_ref().unwrap();
-        assert_eq!(defect.pos.line, 2);
+        assert_eq!(defect.span.line, 2);
         assert!(
             defect.message.starts_with("bad JSON: key must be a string"),
             "{}",

@@ -4,6 +4,7 @@ use std::fmt;
 use std::io::BufRead;
 use std::path::Path;
 
+use crate::source::ReadError;
 use crate::table::Row;
 use crate::GameRecord;
 
@@ -296,36 +297,6 @@ fn looks_binary(head: &[u8]) -> bool {
     }
 }
 
-/// A place in a source text.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct SourcePos {
-    /// Byte offset from the start of the input.
-    pub byte: u64,
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column, in characters.
-    pub column: u32,
-}
-
-impl fmt::Display for SourcePos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
-    }
-}
-
-/// A syntax error at a place in the input. It displays as
-/// `line:column: message` in text; a binary format's message names its own
-/// record and byte.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ParseError {
-    /// Where.
-    pub pos: SourcePos,
-    /// What, lowercase, the fact first.
-    pub message: String,
-    /// Length in bytes of the offending text (for a caret).
-    pub len: u32,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,29 +318,6 @@ mod tests {
             assert_eq!(Format::detect(head), expected, "{head:?}");
         }
     }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pos.line > 0 {
-            write!(f, "{}: {}", self.pos, self.message)
-        } else {
-            f.write_str(&self.message)
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-/// A failure that stops reading an input altogether.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// The input could not be read.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    /// The input is not in a form this reader can go on from.
-    #[error(transparent)]
-    Syntax(#[from] ParseError),
 }
 
 /// A source of game records: each item is a game (possibly with a

@@ -21,9 +21,9 @@
 use std::io::BufRead;
 
 use crate::formats::lines::{Line, Lines};
-use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::Move;
 use crate::record::Origin;
+use crate::source::{ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// The `tags.extra` name under which a position keeps its scored moves.
@@ -128,7 +128,6 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
             line: Some(ctx.line),
             byte: ctx.byte,
             text: Some(text.as_ref().into()),
-            moves_at: None,
         },
         ..GameRecord::default()
     };
@@ -136,15 +135,15 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
         let column = line
             .get(..offset)
             .map_or(offset, |p| p.iter().filter(|&&b| b & 0xC0 != 0x80).count());
-        record.defect = Some(ParseError {
-            pos: SourcePos {
-                byte: ctx.byte + offset as u64,
-                line: ctx.line,
-                column: u32::try_from(column + 1).unwrap_or(u32::MAX),
-            },
+        record.defect = Some(ParseError::at(
+            Span::new(
+                ctx.byte + offset as u64,
+                ctx.line,
+                u32::try_from(column + 1).unwrap_or(u32::MAX),
+                u32::try_from(len.max(1)).unwrap_or(u32::MAX),
+            ),
             message,
-            len: u32::try_from(len.max(1)).unwrap_or(u32::MAX),
-        });
+        ));
     }
     Some(record)
 }
@@ -256,20 +255,20 @@ fn cut(record: &mut GameRecord, ctx: LineContext, head: &[u8]) {
     if record
         .defect
         .as_ref()
-        .is_some_and(|d| d.pos.byte + u64::from(d.len) < cut)
+        .is_some_and(|d| d.span.byte + u64::from(d.span.len) < cut)
     {
         return;
     }
     let chars = head.iter().filter(|&&b| b & 0xC0 != 0x80).count();
-    record.defect = Some(ParseError {
-        pos: SourcePos {
-            byte: cut,
-            line: ctx.line,
-            column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
-        },
-        message: "line longer than 64 KiB".into(),
-        len: 1,
-    });
+    record.defect = Some(ParseError::at(
+        Span::new(
+            cut,
+            ctx.line,
+            u32::try_from(chars + 1).unwrap_or(u32::MAX),
+            1,
+        ),
+        "line longer than 64 KiB",
+    ));
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -372,7 +371,7 @@ mod tests {
 
     fn defect(record: &GameRecord) -> (u32, &str) {
         let d = record.defect.as_ref().expect("a defect");
-        (d.pos.column, d.message.as_str())
+        (d.span.column, d.message.as_str())
     }
 
     fn scored(record: &GameRecord) -> Vec<(String, Option<i32>)> {
@@ -549,7 +548,7 @@ mod tests {
         let records = read(&text);
         assert_eq!(records.len(), 2);
         let d = records[0].defect.as_ref().unwrap();
-        assert_eq!((d.pos.byte, d.pos.column), (65_536, 65_537));
+        assert_eq!((d.span.byte, d.span.column), (65_536, 65_537));
         assert_eq!(d.message, "line longer than 64 KiB");
         assert_eq!(records[0].start, Position::start());
         assert_eq!(

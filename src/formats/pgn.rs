@@ -72,11 +72,11 @@
 use std::io::BufRead;
 use std::io::Read;
 
-use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::{Move, Winner};
 use crate::record::{
-    MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Span, Token,
+    MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
+use crate::source::{ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// Bytes of one game beyond which the rest of it is skipped (with a
@@ -115,7 +115,7 @@ impl<'a> LineLoc<'a> {
         }
     }
 
-    fn pos(&mut self, offset: usize) -> SourcePos {
+    fn pos(&mut self, offset: usize) -> Span {
         let offset = offset.min(self.line.len());
         let column = if self.ascii {
             self.ctx
@@ -139,11 +139,7 @@ impl<'a> LineLoc<'a> {
             self.at = offset;
             self.column
         };
-        SourcePos {
-            byte: self.ctx.byte + offset as u64,
-            line: self.ctx.line,
-            column,
-        }
+        Span::new(self.ctx.byte + offset as u64, self.ctx.line, column, 0)
     }
 }
 
@@ -446,11 +442,11 @@ struct Game {
     started: bool,
     phase: Phase,
     blank_after_tags: bool,
-    comment: Option<SourcePos>,
+    comment: Option<Span>,
     /// The move an open comment follows.
     comment_owner: Option<usize>,
     variation: usize,
-    variation_at: SourcePos,
+    variation_at: Span,
     skipping: bool,
     size: usize,
     text: Vec<u8>,
@@ -471,7 +467,7 @@ impl Game {
             comment: None,
             comment_owner: None,
             variation: 0,
-            variation_at: SourcePos::default(),
+            variation_at: Span::default(),
             skipping: false,
             size: 0,
             text: Vec::new(),
@@ -483,18 +479,17 @@ impl Game {
         }
     }
 
-    fn defect(&mut self, pos: SourcePos, len: usize, message: String) {
+    fn defect(&mut self, pos: Span, len: usize, message: String) {
         if self.rec.defect.is_none() {
-            self.rec.defect = Some(ParseError {
-                pos,
+            self.rec.defect = Some(ParseError::at(
+                pos.with_len(u32::try_from(len.max(1)).unwrap_or(u32::MAX)),
                 message,
-                len: u32::try_from(len.max(1)).unwrap_or(u32::MAX),
-            });
+            ));
         }
         self.skipping = true;
     }
 
-    fn begin(&mut self, pos: SourcePos) {
+    fn begin(&mut self, pos: Span) {
         if !self.started {
             self.started = true;
             self.rec.origin.line = Some(pos.line);
@@ -699,7 +694,7 @@ impl Game {
 
     /// Records a move token; `dashes` marks a `--` pass, which may be
     /// Cassio's padding when nothing but such passes follows.
-    fn push(&mut self, token: Token, pos: SourcePos, word: &[u8], dashes: bool) {
+    fn push(&mut self, token: Token, pos: Span, word: &[u8], dashes: bool) {
         if self.skipping {
             return;
         }
@@ -789,7 +784,7 @@ impl Game {
         i
     }
 
-    fn apply_tag(&mut self, name: String, value: String, pos: SourcePos, len: usize) {
+    fn apply_tag(&mut self, name: String, value: String, pos: Span, len: usize) {
         let lower = name.to_ascii_lowercase();
         let key: &'static str = match lower.as_str() {
             "event" => "event",
@@ -933,8 +928,8 @@ impl Game {
 ///     games[0].result.unwrap().value,
 ///     ResultValue::Discs { black: 38, white: 26 }
 /// );
-/// assert_eq!((games[1].origin.line, games[1].spans[0].column), (Some(6), 4));
-/// # Ok::<(), kifu::formats::ReadError>(())
+/// assert_eq!((games[1].origin.line, games[1].span(0).unwrap().column), (Some(6), 4));
+/// # Ok::<(), kifu::source::ReadError>(())
 /// ```
 pub struct Reader<R> {
     input: R,
@@ -1135,7 +1130,7 @@ fn unreadable_word(text: &str) -> String {
 /// write_record(&game, &mut out);
 /// assert!(out.starts_with("[Event \"Cup\"]\n[Site \"?\"]\n"));
 /// assert!(out.ends_with("[Result \"1-0\"]\n\n1. f5 d6 1-0\n\n"));
-/// # Ok::<(), kifu::formats::ReadError>(())
+/// # Ok::<(), kifu::source::ReadError>(())
 /// ```
 pub fn write_record(record: &GameRecord, out: &mut String) {
     let t = &record.tags;
@@ -1339,7 +1334,7 @@ mod tests {
 
     fn defect(r: &GameRecord) -> (String, u32, u32) {
         let d = r.defect.as_ref().expect("a defect");
-        (d.message.clone(), d.pos.line, d.pos.column)
+        (d.message.clone(), d.span.line, d.span.column)
     }
 
     fn written(r: &GameRecord) -> String {
@@ -1358,7 +1353,7 @@ mod tests {
 
     fn bare(r: &GameRecord) -> GameRecord {
         let mut r = r.clone();
-        r.spans.clear();
+        r.spans = crate::MoveSpans::Unknown;
         r.origin = Origin::default();
         r
     }
@@ -1402,7 +1397,7 @@ mod tests {
         assert_eq!(g.tags.white_rating.as_deref(), Some("1183"));
         assert_eq!(extra(g), [("Time", "11:24:48"), ("TimeControl", "300")]);
         assert_eq!(g.defect, None);
-        let pass = g.spans[56];
+        let pass = g.span(56).unwrap();
         assert_eq!((pass.line, pass.column, pass.len), (16, 38, 2));
         assert_eq!(g.origin.line_text(16).map(|l| &l[37..39]), Some("--"));
         let report = g.replay();
@@ -1522,7 +1517,11 @@ mod tests {
         assert_eq!(g.result, winner(Winner::Black));
         assert_eq!(g.replay().error, None);
         assert_eq!(
-            (g.spans[1].line, g.spans[1].column, g.spans[1].len),
+            (
+                g.span(1).unwrap().line,
+                g.span(1).unwrap().column,
+                g.span(1).unwrap().len
+            ),
             (11, 27, 3)
         );
         let g = &games[1];
@@ -1554,7 +1553,7 @@ mod tests {
             .iter()
             .map(|g| {
                 let d = g.defect.as_ref().map_or(String::new(), |d| {
-                    format!("{}:{} {}", d.pos.line, d.pos.column, d.message)
+                    format!("{}:{} {}", d.span.line, d.span.column, d.message)
                 });
                 (tokens(g), d)
             })
@@ -1733,7 +1732,10 @@ mod tests {
         let moves: Vec<String> = games.iter().map(tokens).collect();
         assert_eq!(moves, ["f5", "d3", "c4", "e6", "f5"]);
         assert_eq!(games[1].origin.line_text(1), Some("1. f5 1-0 1. d3 0-1"));
-        assert_eq!((games[1].spans[0].column, games[1].origin.byte), (14, 10));
+        assert_eq!(
+            (games[1].span(0).unwrap().column, games[1].origin.byte),
+            (14, 10)
+        );
         assert_eq!(games[4].tags.event.as_deref(), Some("x"));
         // Tags, a blank line, tags again: two games, the first without moves.
         let games = read("[Event \"a\"]\n\n[Event \"b\"]\n1. f5 *\n");
@@ -1833,12 +1835,12 @@ mod tests {
         .unwrap();
         assert_eq!(g.tags.black.as_deref(), Some("Prétendant"));
         assert_eq!(tokens(&g), "f5 d6 c3");
-        assert_eq!((g.spans[2].line, g.spans[2].column), (5, 4));
+        assert_eq!((g.span(2).unwrap().line, g.span(2).unwrap().column), (5, 4));
         assert_eq!((g.origin.line, g.origin.byte), (Some(2), 11));
         let g = one("[White \"Élodie\"]\n1. f5 *");
         assert_eq!(g.tags.white.as_deref(), Some("Élodie"));
         let g = one("[Event \"é\"] 1. f5 *");
-        assert_eq!(g.spans[0].column, 16);
+        assert_eq!(g.span(0).unwrap().column, 16);
     }
 
     #[test]
@@ -1869,7 +1871,7 @@ mod tests {
         let games = read(&text);
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].moves.len(), count);
-        let last = games[0].spans.last().unwrap();
+        let last = games[0].spans.each().last().unwrap();
         assert_eq!(
             (last.line, last.byte as usize + 1),
             (1, last.column as usize)
@@ -2211,8 +2213,8 @@ mod tests {
             let games: Vec<GameRecord> = Reader::new(&bytes[..]).map(|g| g.unwrap()).collect();
             for (i, g) in games.iter().enumerate() {
                 assert_eq!(g.origin.index, i as u64 + 1);
-                assert_eq!(g.spans.len(), g.moves.len());
-                for span in &g.spans {
+                assert_eq!(g.spans.each().len(), g.moves.len());
+                for span in g.spans.each() {
                     assert!(span.byte + u64::from(span.len) <= bytes.len() as u64);
                 }
                 for (k, _) in &g.unreadable {
@@ -2220,7 +2222,7 @@ mod tests {
                 }
                 if let Some(d) = &g.defect {
                     defects += 1;
-                    assert!(d.pos.byte <= bytes.len() as u64, "{d:?}");
+                    assert!(d.span.byte <= bytes.len() as u64, "{d:?}");
                 }
                 let text = written(g);
                 let first = one(&text);
@@ -2259,8 +2261,8 @@ mod tests {
             assert_eq!(first.defect, None, "{text}");
             assert_eq!(bare(&first), bare(&record), "{text}");
             assert_eq!(first.replay().error, None, "{text}");
-            assert_eq!(first.spans.len(), first.moves.len());
-            for (k, span) in first.spans.iter().enumerate() {
+            assert_eq!(first.spans.each().len(), first.moves.len());
+            for (k, span) in first.spans.each().iter().enumerate() {
                 let line = first.origin.line_text(span.line).unwrap();
                 let col = span.column as usize - 1;
                 let word: String = line.chars().skip(col).take(span.len as usize).collect();

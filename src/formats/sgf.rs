@@ -72,11 +72,9 @@
 use std::borrow::Cow;
 use std::io::{BufRead, ErrorKind};
 
-use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::{Move, Winner};
-use crate::record::{
-    Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Span, Token,
-};
+use crate::record::{Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token};
+use crate::source::{ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// Bytes of one game beyond which the rest of it is skipped (with a
@@ -95,7 +93,7 @@ const CHUNK: usize = 64 << 10;
 /// A place in the input with the current line's text up to it.
 #[derive(Clone, Debug)]
 struct Mark {
-    pos: SourcePos,
+    pos: Span,
     prefix: Vec<u8>,
     prefix_full: bool,
 }
@@ -107,7 +105,7 @@ struct Source<R> {
     buf: Vec<u8>,
     at: usize,
     eof: bool,
-    pos: SourcePos,
+    pos: Span,
     prefix: Vec<u8>,
     prefix_full: bool,
 }
@@ -119,11 +117,7 @@ impl<R: BufRead> Source<R> {
             buf: Vec::new(),
             at: 0,
             eof: false,
-            pos: SourcePos {
-                byte: 0,
-                line: 1,
-                column: 1,
-            },
+            pos: Span::new(0, 1, 1, 0),
             prefix: Vec::new(),
             prefix_full: false,
         }
@@ -251,7 +245,7 @@ impl<R: BufRead> Source<R> {
 
 /// The bytes of one game tree as found in the input.
 struct Frame {
-    start: SourcePos,
+    start: Span,
     /// The text of the line before the game, when short enough.
     prefix: Option<Vec<u8>>,
     /// Whether the game went on past [`GAME_CAP`].
@@ -335,8 +329,8 @@ struct Candidate {
 /// assert_eq!(game.moves[1].color, Some(Color::White));
 /// assert_eq!(game.tags.black.as_deref(), Some("Ann"));
 /// assert_eq!(game.result.unwrap().value, ResultValue::Margin(-4.0));
-/// assert_eq!((game.spans[2].line, game.spans[2].column), (1, 48));
-/// # Ok::<(), kifu::formats::ReadError>(())
+/// assert_eq!((game.span(2).unwrap().line, game.span(2).unwrap().column), (1, 48));
+/// # Ok::<(), kifu::source::ReadError>(())
 /// ```
 pub struct Reader<R> {
     src: Source<R>,
@@ -554,7 +548,6 @@ fn parse_frame(text: &[u8], frame: &Frame, index: u64) -> GameRecord {
         line: Some(frame.start.line),
         byte: frame.start.byte,
         text: source,
-        moves_at: None,
     };
     rec
 }
@@ -562,13 +555,13 @@ fn parse_frame(text: &[u8], frame: &Frame, index: u64) -> GameRecord {
 /// Turns offsets in a game's text into source positions.
 struct Locator<'a> {
     text: &'a [u8],
-    base: SourcePos,
+    base: Span,
     at: usize,
-    pos: SourcePos,
+    pos: Span,
 }
 
 impl<'a> Locator<'a> {
-    fn new(text: &'a [u8], base: SourcePos) -> Locator<'a> {
+    fn new(text: &'a [u8], base: Span) -> Locator<'a> {
         Locator {
             text,
             base,
@@ -577,7 +570,7 @@ impl<'a> Locator<'a> {
         }
     }
 
-    fn pos(&mut self, offset: usize) -> SourcePos {
+    fn pos(&mut self, offset: usize) -> Span {
         let offset = offset.min(self.text.len());
         if offset < self.at {
             self.at = 0;
@@ -829,11 +822,10 @@ impl<'a> Parser<'a> {
     fn fail(&mut self, at: usize, len: usize, message: String) -> Stop {
         if self.rec.defect.is_none() {
             let pos = self.loc.pos(at);
-            self.rec.defect = Some(ParseError {
-                pos,
+            self.rec.defect = Some(ParseError::at(
+                pos.with_len(u32::try_from(len.max(1)).unwrap_or(u32::MAX)),
                 message,
-                len: u32::try_from(len.max(1)).unwrap_or(u32::MAX),
-            });
+            ));
         }
         Stop
     }
@@ -1338,7 +1330,7 @@ fn result_text(result: &RecordedResult) -> String {
 /// write_record(&game, &mut out);
 /// assert!(out.starts_with("(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:"));
 /// assert!(out.ends_with("]\nEV[Cup]\n;B[f5];W[d6]\n)\n"));
-/// # Ok::<(), kifu::formats::ReadError>(())
+/// # Ok::<(), kifu::source::ReadError>(())
 /// ```
 pub fn write_record(record: &GameRecord, out: &mut String) {
     out.push_str("(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:");
@@ -1556,7 +1548,7 @@ mod tests {
 
     fn defect(r: &GameRecord) -> (String, u32, u32) {
         let d = r.defect.as_ref().expect("a defect");
-        (d.message.clone(), d.pos.line, d.pos.column)
+        (d.message.clone(), d.span.line, d.span.column)
     }
 
     fn written(r: &GameRecord) -> String {
@@ -1568,7 +1560,7 @@ mod tests {
     /// The record without what depends on where it was read.
     fn bare(r: &GameRecord) -> GameRecord {
         let mut r = r.clone();
-        r.spans.clear();
+        r.spans = crate::MoveSpans::Unknown;
         r.origin = Origin::default();
         r
     }
@@ -1603,10 +1595,10 @@ mod tests {
         assert!(g.tags.extra.is_empty());
         assert_eq!(
             (
-                g.spans[0].line,
-                g.spans[0].column,
-                g.spans[0].byte,
-                g.spans[0].len
+                g.span(0).unwrap().line,
+                g.span(0).unwrap().column,
+                g.span(0).unwrap().byte,
+                g.span(0).unwrap().len
             ),
             (6, 3, 103, 2)
         );
@@ -1721,7 +1713,7 @@ mod tests {
             .iter()
             .map(|g| {
                 let d = g.defect.as_ref().map_or(String::new(), |d| {
-                    format!("{}:{} {}", d.pos.line, d.pos.column, d.message)
+                    format!("{}:{} {}", d.span.line, d.span.column, d.message)
                 });
                 (tokens(g), d)
             })
@@ -1767,7 +1759,7 @@ mod tests {
             assert_eq!(g.moves[1].color, Some(Color::White));
         }
         let g = one("(;GM[2];B[f5];W[])");
-        assert_eq!((g.spans[1].column, g.spans[1].len), (16, 2));
+        assert_eq!((g.span(1).unwrap().column, g.span(1).unwrap().len), (16, 2));
     }
 
     #[test]
@@ -1776,7 +1768,7 @@ mod tests {
         assert_eq!(tokens(&g), "f5 d6 fe i9 f55");
         assert_eq!(g.moves[2].token, Token::Unreadable);
         assert_eq!(g.unreadable.len(), 3);
-        assert_eq!(g.spans[2].column, 23);
+        assert_eq!(g.span(2).unwrap().column, 23);
     }
 
     #[test]
@@ -1994,7 +1986,7 @@ mod tests {
         let moves: Vec<String> = games.iter().map(tokens).collect();
         assert_eq!(moves, ["f5", "d3"]);
         assert_eq!((games[1].origin.byte, games[1].origin.line), (40, Some(2)));
-        assert_eq!(games[1].spans[0].column, 30);
+        assert_eq!(games[1].span(0).unwrap().column, 30);
         assert_eq!(
             games[1].origin.line_text(2),
             Some("(;GM[2];B[f5]) and (;GM[2];B[d3])")
@@ -2006,7 +1998,13 @@ mod tests {
         let games = read("(;GM[2];B[f5])(;GM[2]\n;B[d3]\n;W[c3])\r\n(;GM[2])");
         assert_eq!(games.len(), 3);
         assert_eq!(tokens(&games[1]), "d3 c3");
-        assert_eq!((games[1].spans[1].line, games[1].spans[1].column), (3, 4));
+        assert_eq!(
+            (
+                games[1].span(1).unwrap().line,
+                games[1].span(1).unwrap().column
+            ),
+            (3, 4)
+        );
         assert_eq!(games[2].moves.len(), 0);
         assert_eq!(games[2].origin.line, Some(4));
     }
@@ -2022,7 +2020,7 @@ mod tests {
             defect(&games[0]).0,
             format!("game exceeds {GAME_CAP} bytes; the rest is skipped")
         );
-        assert_eq!(games[0].defect.as_ref().unwrap().pos.byte, GAME_CAP as u64);
+        assert_eq!(games[0].defect.as_ref().unwrap().span.byte, GAME_CAP as u64);
         assert!(games[0].origin.text.as_ref().unwrap().len() <= TEXT_CAP);
         assert_eq!(tokens(&games[1]), "d3");
     }
@@ -2032,7 +2030,7 @@ mod tests {
         let text = format!("{}(;GM[2];B[f5])", "z".repeat(PREFIX_CAP + 1));
         let g = one(&text);
         assert_eq!(g.origin.text, None);
-        assert_eq!(g.spans[0].column as usize, PREFIX_CAP + 1 + 11);
+        assert_eq!(g.span(0).unwrap().column as usize, PREFIX_CAP + 1 + 11);
     }
 
     #[test]
@@ -2339,8 +2337,8 @@ mod tests {
             let games: Vec<GameRecord> = Reader::new(&bytes[..]).map(|g| g.unwrap()).collect();
             for (i, g) in games.iter().enumerate() {
                 assert_eq!(g.origin.index, i as u64 + 1);
-                assert_eq!(g.spans.len(), g.moves.len());
-                for span in &g.spans {
+                assert_eq!(g.spans.each().len(), g.moves.len());
+                for span in g.spans.each() {
                     assert!(span.byte + u64::from(span.len) <= bytes.len() as u64);
                 }
                 for (k, _) in &g.unreadable {
@@ -2348,7 +2346,7 @@ mod tests {
                 }
                 if let Some(d) = &g.defect {
                     defects += 1;
-                    assert!(d.pos.byte <= bytes.len() as u64, "{d:?}");
+                    assert!(d.span.byte <= bytes.len() as u64, "{d:?}");
                 }
                 let first = one(&written(g));
                 assert_eq!(first.defect, None);
@@ -2394,7 +2392,7 @@ mod tests {
             assert_eq!(first.tags, record.tags, "{text}");
             assert_eq!(first.result, record.result, "{text}");
             assert_eq!(first.replay().error, None, "{text}");
-            assert_eq!(first.spans.len(), first.moves.len());
+            assert_eq!(first.spans.each().len(), first.moves.len());
             let second = one(&written(&first));
             assert_eq!(bare(&second), bare(&first), "{text}");
         }
@@ -2417,7 +2415,7 @@ mod tests {
         for (i, (g, r)) in games.iter().zip(&records).enumerate() {
             assert_eq!(g.origin.index, i as u64 + 1);
             assert_eq!(g.move_string(), r.move_string());
-            for (k, span) in g.spans.iter().enumerate() {
+            for (k, span) in g.spans.each().iter().enumerate() {
                 if let Token::Move(Move::Play(sq)) = g.moves[k].token {
                     let text = g.origin.line_text(span.line).unwrap();
                     let col = span.column as usize - 1;

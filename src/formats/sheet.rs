@@ -44,10 +44,10 @@
 use std::io::BufRead;
 
 use crate::formats::lines::{Line as RawLine, Lines};
-use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::Move;
-use crate::record::{Origin, RecordedMove, RecordedResult, Span, Token};
+use crate::record::{Origin, RecordedMove, RecordedResult, Token};
 use crate::render::text::{sheet, Sheet, TextStyle};
+use crate::source::{ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Rules, Square};
 
 /// Most lines one sheet may take before the reader gives up on it.
@@ -209,26 +209,18 @@ fn is_comment(line: &str) -> bool {
 struct Builder<'a> {
     lines: &'a [Line],
     record: GameRecord,
-    problems: Vec<(SourcePos, u32, String)>,
+    problems: Vec<(Span, u32, String)>,
 }
 
 impl Builder<'_> {
-    fn pos(&self, line: &Line, cell: Option<&Cell>) -> SourcePos {
+    fn pos(&self, line: &Line, cell: Option<&Cell>) -> Span {
         match cell {
-            Some(c) => SourcePos {
-                byte: line.byte + c.offset as u64,
-                line: line.number,
-                column: c.column + 1,
-            },
-            None => SourcePos {
-                byte: line.byte,
-                line: line.number,
-                column: 1,
-            },
+            Some(c) => Span::new(line.byte + c.offset as u64, line.number, c.column + 1, 0),
+            None => Span::new(line.byte, line.number, 1, 0),
         }
     }
 
-    fn problem(&mut self, pos: SourcePos, len: usize, message: String) {
+    fn problem(&mut self, pos: Span, len: usize, message: String) {
         self.problems.push((pos, len as u32, message));
     }
 
@@ -350,8 +342,8 @@ impl Builder<'_> {
         let mut black = 0u64;
         let mut white = 0u64;
         let mut neutral = 0u64;
-        let mut numbered: Vec<(u8, Square, SourcePos, Span)> = Vec::with_capacity(60);
-        let mut bad: Vec<(SourcePos, usize, String)> = Vec::new();
+        let mut numbered: Vec<(u8, Square, Span, Span)> = Vec::with_capacity(60);
+        let mut bad: Vec<(Span, usize, String)> = Vec::new();
         for (sq, line, cell) in grid {
             let pos = self.pos(line, Some(cell));
             match value(cell.text) {
@@ -427,7 +419,7 @@ impl Builder<'_> {
         let mut cut: Option<u8> = None;
         let mut expected = 1u8;
         let mut i = 0;
-        let mut problems: Vec<(u8, SourcePos, usize, String)> = Vec::new();
+        let mut problems: Vec<(u8, Span, usize, String)> = Vec::new();
         while i < numbered.len() {
             let n = numbered[i].0;
             let same = numbered[i..].iter().take_while(|(m, ..)| *m == n).count();
@@ -482,11 +474,7 @@ impl Builder<'_> {
         if !self.problems.is_empty() {
             let (pos, len, _) = self.problems[0];
             let message: Vec<String> = self.problems.iter().map(|(_, _, m)| m.clone()).collect();
-            self.record.defect = Some(ParseError {
-                pos,
-                message: message.join("; "),
-                len,
-            });
+            self.record.defect = Some(ParseError::at(pos.with_len(len), message.join("; ")));
         }
         self.record
     }
@@ -702,25 +690,16 @@ impl<R: BufRead> Iterator for Reader<R> {
                         .join("\n")
                         .into(),
                 ),
-                moves_at: None,
             };
             let mut record = GameRecord {
                 origin,
                 ..GameRecord::default()
             };
             if let Some((line, byte)) = skipped {
-                record.defect = Some(ParseError {
-                    pos: SourcePos {
-                        byte,
-                        line,
-                        column: 1,
-                    },
-                    message: format!(
+                record.defect = Some(ParseError::at(Span::new(byte, line, 1, 1), format!(
                         "not a score sheet: more than {MAX_LINES} lines or {} KiB without a blank line",
                         MAX_TEXT / 1024
-                    ),
-                    len: 1,
-                });
+                    )));
                 return Some(Ok(record));
             }
             let builder = Builder {
@@ -992,8 +971,8 @@ mod tests {
         let text = fixture("variants.sheet");
         let games = read(&text);
         for g in &games {
-            assert_eq!(g.spans.len(), g.moves.len());
-            for (i, span) in g.spans.iter().enumerate() {
+            assert_eq!(g.spans.each().len(), g.moves.len());
+            for (i, span) in g.spans.each().iter().enumerate() {
                 let at = &text[span.byte as usize..(span.byte + u64::from(span.len)) as usize];
                 assert_eq!(
                     at,
@@ -1012,7 +991,13 @@ mod tests {
             }
         }
         // Move 1 (f5) in the first sheet: line 9, column 17.
-        assert_eq!((games[0].spans[0].line, games[0].spans[0].column), (9, 17));
+        assert_eq!(
+            (
+                games[0].span(0).unwrap().line,
+                games[0].span(0).unwrap().column
+            ),
+            (9, 17)
+        );
     }
 
     #[test]
@@ -1095,7 +1080,7 @@ mod tests {
             d.message,
             "move 22 is on c7 and e7; move 23 is missing (the sheet goes to 59)"
         );
-        assert_eq!((d.pos.line, d.pos.column, d.len), (8, 15, 2));
+        assert_eq!((d.span.line, d.span.column, d.span.len), (8, 15, 2));
         assert_eq!(g.moves.len(), 21);
         assert_eq!(g.replay().error.map(|e| e.to_string()), Some(d.message));
     }
@@ -1107,7 +1092,7 @@ mod tests {
         let d = g.defect.expect("a defect");
         assert_eq!(d.message, "move 30 is missing (the sheet goes to 59)");
         // At the number after the gap, 31 on b4.
-        assert_eq!((d.pos.line, d.pos.column, d.len), (5, 6, 2));
+        assert_eq!((d.span.line, d.span.column, d.span.len), (5, 6, 2));
         assert_eq!(g.moves.len(), 29);
         let text = SHEET
             .replace(" 30 23", "  - 23")
@@ -1123,7 +1108,7 @@ mod tests {
         let g = one(&SHEET.replace("58  -", "58 61"));
         let d = g.defect.expect("a defect");
         assert_eq!(d.message, "move 61 on h1: the sheet has room for 60 moves");
-        assert_eq!((d.pos.line, d.pos.column, d.len), (2, 24, 2));
+        assert_eq!((d.span.line, d.span.column, d.span.len), (2, 24, 2));
         assert_eq!(g.moves.len(), 59, "the moves are all there");
         assert_eq!(
             defect(&SHEET.replace("58  -", "58 ab")),
@@ -1156,7 +1141,7 @@ mod tests {
         let g = one(&SHEET.replace("55\n4", "55\nTitle: x\n4"));
         let d = g.defect.expect("a defect");
         assert_eq!(
-            (d.message.as_str(), d.pos.line),
+            (d.message.as_str(), d.span.line),
             ("not a row of the grid", 5)
         );
     }
@@ -1198,7 +1183,7 @@ mod tests {
         assert_eq!(g.defect, None);
         let e = g.replay().error.expect("invalid");
         assert_eq!(e.to_string(), "move 23 (black) d4: square occupied");
-        let span = g.spans[22];
+        let span = g.span(22).unwrap();
         assert_eq!((span.line, span.column, span.len), (5, 12, 2));
     }
 
@@ -1211,7 +1196,7 @@ mod tests {
             games[0].defect.as_ref().unwrap().message,
             "not a score sheet: more than 64 lines or 64 KiB without a blank line"
         );
-        assert_eq!(games[0].defect.as_ref().unwrap().pos.line, 65);
+        assert_eq!(games[0].defect.as_ref().unwrap().span.line, 65);
         assert_eq!(games[0].moves.len(), 0);
         assert_eq!(games[1].move_string(), GAME);
         assert_eq!(games[1].origin.line, Some(102));
@@ -1261,8 +1246,8 @@ mod tests {
             let text: String = pieces.concat();
             for game in Reader::new(text.as_bytes()) {
                 let game = game.expect("reading a string cannot fail");
-                proptest::prop_assert_eq!(game.spans.len(), game.moves.len());
-                for (i, span) in game.spans.iter().enumerate() {
+                proptest::prop_assert_eq!(game.spans.each().len(), game.moves.len());
+                for (i, span) in game.spans.each().iter().enumerate() {
                     let start = span.byte as usize;
                     let at = text.get(start..start + span.len as usize);
                     let number = at.and_then(|t| t.parse::<usize>().ok());

@@ -22,9 +22,9 @@ use nom::sequence::{pair, separated_pair, terminated};
 use nom::{IResult, Parser};
 
 use crate::formats::lines::{Line, Lines, MAX_LINE};
-use crate::formats::{ParseError, ReadError, SourcePos};
 use crate::game::{Move, Winner};
-use crate::record::{Origin, RecordedMove, RecordedResult, ResultValue, Span, Token};
+use crate::record::{Origin, RecordedMove, RecordedResult, ResultValue, Token};
+use crate::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// One lexical item of a transcript line.
@@ -202,15 +202,10 @@ impl<'a> LineParser<'a> {
     fn defect(&mut self, offset: usize, len: usize, message: String) {
         if self.record.defect.is_none() {
             let span = self.span(offset, len);
-            self.record.defect = Some(ParseError {
-                pos: SourcePos {
-                    byte: span.byte,
-                    line: span.line,
-                    column: span.column,
-                },
+            self.record.defect = Some(ParseError::at(
+                Span::new(span.byte, span.line, span.column, len as u32),
                 message,
-                len: len as u32,
-            });
+            ));
         }
     }
 
@@ -352,13 +347,10 @@ impl<'a> LineParser<'a> {
             });
         }
         // Two bytes a move: the spans follow from the first.
-        self.record.origin.moves_at = Some(crate::MoveLayout {
-            byte: self.ctx.byte + start as u64,
-            line: self.ctx.line,
-            column: self.column(start),
+        self.record.spans = MoveSpans::Every {
+            first: self.span(start, 2),
             stride: 2,
-            len: 2,
-        });
+        };
         true
     }
 
@@ -367,7 +359,7 @@ impl<'a> LineParser<'a> {
             return;
         }
         let capacity = self.record.moves.capacity();
-        self.record.spans.reserve_exact(capacity);
+        self.record.spans.reserve(capacity);
         let mut uppers = 0usize;
         let mut lowers = 0usize;
         let mut seen_result = false;
@@ -419,7 +411,10 @@ impl<'a> LineParser<'a> {
         }
         if uppers > 0 && lowers > 0 {
             // Mixed case: upper case is Black, lower case White.
-            for (m, span) in self.record.moves.iter_mut().zip(&self.record.spans) {
+            for (i, m) in self.record.moves.iter_mut().enumerate() {
+                let Some(span) = self.record.spans.get(i) else {
+                    continue;
+                };
                 if let Token::Move(Move::Play(_)) = m.token {
                     let first = self.line[(span.byte - self.ctx.byte) as usize];
                     m.color = Some(if first.is_ascii_uppercase() {
@@ -483,7 +478,6 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
             Ok(text) => text.into(),
             Err(_) => String::from_utf8_lossy(line).into(),
         }),
-        moves_at: None,
     };
     let board_like = body.len() >= 8
         && body[..8]
@@ -557,19 +551,11 @@ impl<R: BufRead> Iterator for Reader<R> {
                             line: Some(number),
                             byte,
                             text: None,
-                            moves_at: None,
                         },
-                        defect: Some(ParseError {
-                            pos: SourcePos {
-                                byte,
-                                line: number,
-                                column: 1,
-                            },
-                            message: format!(
-                                "line too long: {len} bytes (the limit is {MAX_LINE} bytes)"
-                            ),
-                            len: 1,
-                        }),
+                        defect: Some(ParseError::at(
+                            Span::new(byte, number, 1, 1),
+                            format!("line too long: {len} bytes (the limit is {MAX_LINE} bytes)"),
+                        )),
                         ..GameRecord::default()
                     };
                     return Some(Ok(record));
@@ -740,7 +726,7 @@ mod tests {
         let r = parse("f5 d6 33-31 c3");
         let d = r.defect.unwrap();
         assert_eq!(d.message, "text after the result");
-        assert_eq!(d.pos.column, 13);
+        assert_eq!(d.span.column, 13);
     }
 
     #[test]
@@ -773,7 +759,7 @@ mod tests {
         let r = parse("f5 d6 i9 c3");
         assert_eq!(moves(&r), "f5 d6 i9 c3");
         assert_eq!(r.moves[2].token, Token::Unreadable);
-        assert_eq!(r.spans[2].column, 7);
+        assert_eq!(r.span(2).unwrap().column, 7);
         for (text, token) in [
             ("f5 z0", "z0"),
             ("f5 f55", "f55"),

@@ -26,9 +26,9 @@
 //! bytes), and collects the names to write with [`write_names`]; id 0 is
 //! the unknown name `?`.
 
-use crate::formats::{ParseError, SourcePos};
 use crate::game::Move;
 use crate::record::{ResultKind, Token};
+use crate::source::{ParseError, Span};
 use crate::{GameRecord, Square, Status};
 
 mod names;
@@ -158,15 +158,7 @@ impl Header {
 
 /// A syntax error at a byte offset of a binary file (no lines there).
 fn binary_error(byte: u64, len: u32, message: String) -> ParseError {
-    ParseError {
-        pos: SourcePos {
-            byte,
-            line: 0,
-            column: 0,
-        },
-        message,
-        len,
-    }
+    ParseError::at(Span::binary(byte, len), message)
 }
 
 /// `1 game`, `2 games`.

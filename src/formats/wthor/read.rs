@@ -9,9 +9,9 @@ use super::{
     binary_error, count_mismatch, find_name_files, Header, Names, HEADER_LEN, MOVES_AT, MOVE_BYTES,
     RECORD_LEN,
 };
-use crate::formats::ReadError;
 use crate::game::Move;
 use crate::record::{Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Token};
+use crate::source::{MoveSpans, ReadError, Span};
 use crate::{GameRecord, Position, Square};
 
 /// The square of a move byte `10 * row + column`, both 1–8.
@@ -67,13 +67,10 @@ pub fn parse_record(
         line: None,
         byte,
         text: None,
-        moves_at: Some(crate::MoveLayout {
-            byte: byte + MOVES_AT as u64,
-            line: 0,
-            column: 0,
-            stride: 1,
-            len: 1,
-        }),
+    };
+    record.spans = MoveSpans::Every {
+        first: Span::binary(byte + MOVES_AT as u64, 1),
+        stride: 1,
     };
     let tournament = u16::from_le_bytes([bytes[0], bytes[1]]);
     let black = u16::from_le_bytes([bytes[2], bytes[3]]);
@@ -187,7 +184,7 @@ fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// assert_eq!(game.replay().final_score().unwrap().black_score, 64);
 /// assert_eq!(reader.header().unwrap().year, 1977);
 /// assert!(reader.next().is_none());
-/// # Ok::<(), kifu::formats::ReadError>(())
+/// # Ok::<(), kifu::source::ReadError>(())
 /// ```
 pub struct Reader<R: Read> {
     input: R,

@@ -10,12 +10,12 @@ use super::names::*;
 use super::read::*;
 use super::write::*;
 use super::*;
-use crate::formats::ReadError;
 use crate::game::Move;
 use crate::game::Winner;
 use crate::record::{
     GameError, Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Rules, Tags, Token,
 };
+use crate::source::ReadError;
 use crate::ReplayErrorKind;
 use crate::{GameRecord, Position, Square, Status, Symmetry};
 use std::io::Cursor;
@@ -152,7 +152,7 @@ fn board_size_ten_is_unsupported() {
     let Err(ReadError::Syntax(e)) = &items[0] else {
         unreachable!()
     };
-    assert_eq!(e.pos.byte, 12);
+    assert_eq!(e.span.byte, 12);
     let items = read_all(&header_bytes(0, 0, 6, 0), true);
     assert_eq!(
         error_message(&items[0]),
@@ -244,7 +244,7 @@ fn game_count_checked_at_the_end_when_the_size_is_unknown() {
     let Err(ReadError::Syntax(e)) = &items[2] else {
         unreachable!()
     };
-    assert_eq!((e.pos.byte, e.len), (152, 20));
+    assert_eq!((e.span.byte, e.span.len), (152, 20));
 
     let mut fewer = header_bytes(1, 0, 8, 0);
     fewer.extend(&game);
@@ -304,12 +304,13 @@ fn fixture_games_with_names() {
             line: None,
             byte: 16,
             text: None,
-            moves_at: Some(crate::MoveLayout {
-                byte: 16 + 8,
-                stride: 1,
-                len: 1,
-                ..crate::MoveLayout::default()
-            }),
+        }
+    );
+    assert_eq!(
+        g.spans,
+        crate::MoveSpans::Every {
+            first: crate::Span::binary(16 + 8, 1),
+            stride: 1
         }
     );
     assert_eq!(
@@ -393,7 +394,7 @@ fn move_after_the_end_of_the_moves_is_a_defect() {
     assert_eq!(g.move_string(), "f5d6c3");
     let d = g.defect.as_ref().unwrap();
     let at = 16 + 68 + 8 + 5;
-    assert_eq!(d.pos.byte, at);
+    assert_eq!(d.span.byte, at);
     assert_eq!(
         d.message,
         format!("move byte 45 after the end of the moves (record 2, byte {at})")
@@ -1419,7 +1420,7 @@ proptest::proptest! {
         for (i, g) in games.iter().enumerate() {
             let record = &body[i * RECORD_LEN..(i + 1) * RECORD_LEN];
             proptest::prop_assert!(g.moves.len() <= 60);
-            proptest::prop_assert!(g.spans.is_empty() && g.span(g.moves.len()).is_none());
+            proptest::prop_assert!(g.spans.each().is_empty() && g.span(g.moves.len()).is_none());
             for (at, _) in &g.unreadable {
                 proptest::prop_assert_eq!(g.moves[*at].token, Token::Unreadable);
             }
