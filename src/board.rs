@@ -222,12 +222,103 @@ impl fmt::Debug for Position {
     }
 }
 
+impl fmt::Display for Position {
+    /// The board text of transcripts and the CSV `start` column: 64
+    /// squares a1…h8 as `X` (Black), `O` (White) or `-`, a space, and the
+    /// side to move, `X` or `O`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = [0u8; 66];
+        for (cell, sq) in text.iter_mut().zip(Square::all()) {
+            *cell = match self.board.get(sq) {
+                Some(Color::Black) => b'X',
+                Some(Color::White) => b'O',
+                None => b'-',
+            };
+        }
+        text[64] = b' ';
+        text[65] = match self.side_to_move() {
+            Color::Black => b'X',
+            Color::White => b'O',
+        };
+        // Every byte written above is ASCII.
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+    }
+}
+
+/// The text is not a board and side to move.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum ParsePositionError {
+    /// A character that is no square (after `count` squares).
+    #[error("{found:?} is not a square (X, O or -) after {count} squares")]
+    NotASquare {
+        /// Squares read before it.
+        count: usize,
+        /// What was there.
+        found: char,
+    },
+    /// Fewer or more than 64 squares.
+    #[error("the board has {0} squares, not 64")]
+    Squares(usize),
+    /// No side to move after the board, or not `X`/`O`.
+    #[error("expected the side to move (X or O) after the 64 squares")]
+    SideToMove,
+}
+
+impl std::str::FromStr for Position {
+    type Err = ParsePositionError;
+
+    /// Reads what `Display` writes, more freely: squares `X`/`x`/`*`
+    /// (Black), `O`/`o` (White), `-`/`.` (empty), spaces and line breaks
+    /// anywhere among them; then the side to move, `X`/`O` (or `B`/`W`,
+    /// `*`), and an optional `;`.
+    fn from_str(text: &str) -> Result<Position, ParsePositionError> {
+        let text = text.trim();
+        let text = text.strip_suffix(';').unwrap_or(text).trim_end();
+        let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        // The side to move is the last character: a word of its own, or
+        // the 65th character of a board written without spaces.
+        let last_word = text.rsplit(char::is_whitespace).next().unwrap_or("");
+        let (squares, side) = match cells.split_last() {
+            Some((&side, squares)) if last_word.chars().count() == 1 || cells.len() == 65 => {
+                (squares, side)
+            }
+            _ if cells.len() == 64 => return Err(ParsePositionError::SideToMove),
+            _ => return Err(ParsePositionError::Squares(cells.len())),
+        };
+        let mut black = 0u64;
+        let mut white = 0u64;
+        for (count, &c) in squares.iter().enumerate() {
+            match c {
+                'X' | 'x' | '*' if count < 64 => black |= 1 << count,
+                'O' | 'o' if count < 64 => white |= 1 << count,
+                '-' | '.' => {}
+                'X' | 'x' | '*' | 'O' | 'o' => {}
+                found => return Err(ParsePositionError::NotASquare { count, found }),
+            }
+        }
+        if squares.len() != 64 {
+            return Err(ParsePositionError::Squares(squares.len()));
+        }
+        let side = match side {
+            'X' | 'x' | '*' | 'B' | 'b' => Color::Black,
+            'O' | 'o' | 'W' | 'w' => Color::White,
+            _ => return Err(ParsePositionError::SideToMove),
+        };
+        // The two masks come from different squares: they are disjoint.
+        let board = Board::new(Bitboard(black), Bitboard(white))
+            .ok_or(ParsePositionError::SideToMove)?;
+        Ok(Position::new(board, side))
+    }
+}
+
 /// Why a move cannot be played in a position.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum IllegalMove {
     /// The square already holds a disc.
+    #[error("square occupied")]
     Occupied,
     /// The disc would bracket no opponent disc.
+    #[error("flips nothing")]
     FlipsNothing,
 }
 
@@ -713,5 +804,43 @@ mod tests {
         for s in Square::all() {
             assert_eq!(square_bit(s), s.mask(), "{s}");
         }
+    }
+
+    #[test]
+    fn positions_write_and_read_their_board_text() {
+        let start = Position::start();
+        let text = start.to_string();
+        assert_eq!(
+            text,
+            "---------------------------OX------XO--------------------------- X"
+        );
+        assert_eq!(text.parse::<Position>(), Ok(start));
+        let mut pos = start;
+        pos.play(sq("f5")).unwrap();
+        assert_eq!(pos.to_string().parse::<Position>(), Ok(pos));
+        // Spaced rows, other square letters and a closing `;`.
+        let rows = "........\n........\n........\n...ox...\n...xo...\n........\n........\n........ o;";
+        assert_eq!(rows.parse::<Position>(), Ok(Position::new(Board::START, Color::White)));
+        let short = &text[1..];
+        assert_eq!(short.parse::<Position>(), Err(ParsePositionError::Squares(63)));
+        assert_eq!(
+            format!("z{} X", &text[1..64]).parse::<Position>().unwrap_err().to_string(),
+            "'z' is not a square (X, O or -) after 0 squares"
+        );
+        let no_side = &text[..64];
+        assert_eq!(no_side.parse::<Position>(), Err(ParsePositionError::SideToMove));
+        assert_eq!(
+            format!("{}- X", &text[..64]).parse::<Position>(),
+            Err(ParsePositionError::Squares(65))
+        );
+        assert_eq!(
+            format!("{} -", &text[..64]).parse::<Position>(),
+            Err(ParsePositionError::SideToMove)
+        );
+        assert_eq!(
+            format!("{}X", &text[..64]).parse::<Position>(),
+            Ok(start),
+            "65 characters: the last is the side to move"
+        );
     }
 }

@@ -41,7 +41,7 @@ pub mod table;
 mod testkit;
 
 pub use bitboard::{Bitboard, Squares};
-pub use board::{flips, moves, Board, Color, IllegalMove, Position};
+pub use board::{flips, moves, Board, Color, IllegalMove, ParsePositionError, Position};
 pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner};
 pub use record::{
     GameError, GameRecord, MoveNote, Origin, ParseResultError, Quirk, Quirks, RecordedMove,

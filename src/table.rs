@@ -119,11 +119,7 @@ impl<'a> Row<'a> {
         if self.record.has_standard_start() {
             return None;
         }
-        let mut out = String::with_capacity(66);
-        crate::formats::transcript::write_board(&self.record.start, &mut out);
-        // write_board ends in `;` for transcripts; the table keeps it bare.
-        out.pop();
-        Some(out)
+        Some(self.record.start.to_string())
     }
 
     /// The tags without a column of their own, as a JSON array of

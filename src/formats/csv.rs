@@ -15,7 +15,7 @@ use crate::formats::transcript::{parse_line, LineContext};
 use crate::record::{GameRecord, RecordedResult, ResultValue};
 use crate::source::{ParseError, ReadError, Span};
 use crate::table::{Row, HEADER};
-use crate::{Bitboard, Board, Color, Position, Winner};
+use crate::Winner;
 
 /// A CSV writer for the table; rows go to `W` (a `Vec<u8>` per chunk in
 /// the batch pipeline).
@@ -252,33 +252,6 @@ fn csv_error(err: csv::Error) -> ReadError {
     }
 }
 
-fn parse_start(text: &str) -> Option<Position> {
-    let text = text.trim();
-    let (board, side) = text.split_once(' ')?;
-    if board.len() != 64 {
-        return None;
-    }
-    let mut black = 0u64;
-    let mut white = 0u64;
-    for (i, c) in board.bytes().enumerate() {
-        match c {
-            b'X' | b'x' | b'*' => black |= 1 << i,
-            b'O' | b'o' => white |= 1 << i,
-            b'-' | b'.' => {}
-            _ => return None,
-        }
-    }
-    let side = match side.trim() {
-        "X" | "x" | "*" | "B" | "b" => Color::Black,
-        "O" | "o" | "W" | "w" => Color::White,
-        _ => return None,
-    };
-    Some(Position::new(
-        Board::new(Bitboard(black), Bitboard(white))?,
-        side,
-    ))
-}
-
 fn parse_winner(text: &str) -> Option<Winner> {
     match text.trim().to_ascii_lowercase().as_str() {
         "1" | "black" | "b" => Some(Winner::Black),
@@ -409,7 +382,7 @@ fn build(row: &csv::StringRecord, cols: &Columns, pos: &csv::Position, index: u6
         None
     };
     record.theoretical_black_score = get(cols.theoretical).and_then(|t| t.parse().ok());
-    if let Some(start) = get(cols.start).and_then(parse_start) {
+    if let Some(start) = get(cols.start).and_then(|t| t.parse().ok()) {
         record.start = start;
     }
     record

@@ -9,7 +9,7 @@ use std::io::BufRead;
 use serde::{Deserialize, Serialize};
 
 use crate::formats::lines::{Line, Lines, MAX_LINE};
-use crate::formats::transcript::{parse_line, write_board, LineContext};
+use crate::formats::transcript::{parse_line, LineContext};
 use crate::game::{Move, Replay};
 use crate::record::{
     GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, ResultValue, Rules, Token,
@@ -109,8 +109,8 @@ pub struct GameJson {
 }
 
 fn board_string(position: &crate::Position) -> String {
-    let mut out = String::with_capacity(68);
-    write_board(position, &mut out);
+    let mut out = position.to_string();
+    // The squares alone: the side to move is not part of a final board.
     out.truncate(64);
     out
 }

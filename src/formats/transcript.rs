@@ -569,22 +569,6 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
-/// Writes the board prefix for a non-standard start: 64 squares of
-/// `X`/`O`/`-`, a space, the side to move and `;`.
-pub fn write_board(position: &Position, out: &mut String) {
-    for sq in Square::all() {
-        out.push(match position.board().get(sq) {
-            Some(Color::Black) => 'X',
-            Some(Color::White) => 'O',
-            None => '-',
-        });
-    }
-    out.push_str(match position.side_to_move() {
-        Color::Black => " X;",
-        Color::White => " O;",
-    });
-}
-
 /// What a transcript cannot keep from a record.
 pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
     let tags = &record.tags;
@@ -622,8 +606,9 @@ pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
 /// board prefix when the start is not the standard one.
 pub fn write_record(record: &GameRecord, out: &mut String) {
     if !record.has_standard_start() {
-        write_board(&record.start, out);
-        out.push(' ');
+        // The board prefix: 64 squares, the side to move and `;`.
+        out.push_str(&record.start.to_string());
+        out.push_str("; ");
     }
     out.push_str(&record.move_string());
     out.push('\n');
