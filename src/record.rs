@@ -518,18 +518,48 @@ impl GameRecord {
     /// Replays the record from its start.
     #[must_use]
     pub fn replay(&self) -> Report {
+        self.replay_watched(&mut ())
+    }
+
+    /// Replays the record from its start, showing `watch` every position
+    /// and the move played from it. A pass the record leaves out shows as
+    /// two positions: the one where the side to move passes, then the
+    /// same board with the other side to move.
+    #[inline]
+    pub fn replay_watched<W: Watch>(&self, watch: &mut W) -> Report {
         let mut replay = Replay::new(self.start);
         let mut error = None;
+        let mut implicit_passes = 0u128;
+        let mut ply = 0u32;
         for (i, m) in self.moves.iter().enumerate() {
+            let before = *replay.position();
             let step = match m.token {
                 Token::Move(mv) => replay.play(mv, m.color),
                 Token::Unreadable => Err(replay.unreadable(&self.token_text(i))),
             };
-            if let Err(e) = step {
-                error = Some(GameError::Replay(e));
-                break;
+            match step {
+                Ok(played) => {
+                    if played.implicit_pass {
+                        // A legal prefix holds at most 60 discs and 61
+                        // passes, so every index fits the mask.
+                        implicit_passes |= 1u128.checked_shl(i as u32).unwrap_or(0);
+                        watch.position(&before, ply, Move::Pass);
+                        ply += 1;
+                        let mut passed = before;
+                        passed.pass();
+                        watch.position(&passed, ply, played.mv);
+                    } else {
+                        watch.position(&before, ply, played.mv);
+                    }
+                    ply += 1;
+                }
+                Err(e) => {
+                    error = Some(GameError::Replay(e));
+                    break;
+                }
             }
         }
+        watch.end(replay.position(), ply);
         if error.is_none() {
             if let Some(defect) = &self.defect {
                 error = Some(GameError::Parse(defect.clone()));
@@ -540,9 +570,113 @@ impl GameRecord {
             let s = finish.score;
             finish.score = Score::anti(s.black_discs, s.white_discs);
         }
-        Report { finish, error }
+        Report {
+            finish,
+            error,
+            implicit_passes,
+        }
+    }
+
+    /// Every move token with the side that made it and the pass the
+    /// replay put before it; `report` is this record's replay.
+    #[must_use]
+    pub fn plies<'a>(&'a self, report: &'a Report) -> Plies<'a> {
+        Plies {
+            record: self,
+            legal: report
+                .error
+                .as_ref()
+                .and_then(GameError::move_number)
+                .map_or(self.moves.len(), |n| n - 1),
+            implicit_passes: report.implicit_passes,
+            side: self.start.side_to_move(),
+            index: 0,
+        }
     }
 }
+
+/// Sees a replay position by position ([`GameRecord::replay_watched`]):
+/// position matching, opening names and training positions all ride on
+/// the one replay of a game.
+pub trait Watch {
+    /// A position and the move played from it (a pass where the side to
+    /// move passed, written or not); `ply` counts the moves and passes
+    /// played before it.
+    fn position(&mut self, position: &Position, ply: u32, next: Move);
+
+    /// The last legal position, with nothing played from it.
+    fn end(&mut self, _position: &Position, _ply: u32) {}
+}
+
+/// Watches nothing: the plain replay.
+impl Watch for () {
+    #[inline(always)]
+    fn position(&mut self, _position: &Position, _ply: u32, _next: Move) {}
+}
+
+/// One move token of a record and what the replay made of it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Turn {
+    /// 0-based index of the token in the record.
+    pub index: usize,
+    /// What the record says.
+    pub token: Token,
+    /// The side that made it: as replayed, or past an illegal move as the
+    /// record says (by case, sign or tag), else the other side of the
+    /// previous token.
+    pub color: Color,
+    /// The replay inserted a pass of the other side just before it.
+    pub pass_before: bool,
+    /// Before the first illegal move.
+    pub legal: bool,
+}
+
+/// The turns of a record: see [`GameRecord::plies`].
+#[derive(Clone, Debug)]
+pub struct Plies<'a> {
+    record: &'a GameRecord,
+    legal: usize,
+    implicit_passes: u128,
+    side: Color,
+    index: usize,
+}
+
+impl Iterator for Plies<'_> {
+    type Item = Turn;
+
+    fn next(&mut self) -> Option<Turn> {
+        let index = self.index;
+        let m = self.record.moves.get(index)?;
+        self.index += 1;
+        let legal = index < self.legal;
+        let pass_before = legal && (self.implicit_passes >> index.min(127)) & 1 == 1 && index < 128;
+        let color = if legal {
+            if pass_before {
+                self.side = self.side.opponent();
+            }
+            self.side
+        } else {
+            m.color.unwrap_or(self.side)
+        };
+        // Who moves next after a forced pass is settled here once: the
+        // other side of whoever made this token.
+        self.side = color.opponent();
+        Some(Turn {
+            index,
+            token: m.token,
+            color,
+            pass_before,
+            legal,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.record.moves.len() - self.index;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Plies<'_> {}
 
 /// What is wrong with an invalid game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -591,6 +725,9 @@ pub struct Report {
     pub finish: Finish,
     /// The first error, if the game is invalid.
     pub error: Option<GameError>,
+    /// Bit `i` set: the replay passed for the side to move just before
+    /// move token `i` (a pass the record leaves out).
+    pub implicit_passes: u128,
 }
 
 impl Report {

@@ -5,7 +5,7 @@
 use std::io::BufReader;
 
 use kifu::formats::Format;
-use kifu::table::Row;
+use kifu::table::Game;
 use kifu::{GameRecord, RecordedResult, ResultValue, Token};
 
 /// The formats written as text, one record after another.
@@ -21,7 +21,7 @@ fn write(format: Format, games: &[GameRecord]) -> Vec<u8> {
             games
                 .iter()
                 .zip(&reports)
-                .map(|(g, r)| Row::new("matrix", g, r)),
+                .map(|(g, r)| Game::new("matrix", g, r)),
             &mut out,
         )
         .unwrap();

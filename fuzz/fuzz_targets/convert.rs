@@ -5,7 +5,7 @@
 use std::io::BufReader;
 
 use kifu::formats::Format;
-use kifu::table::Row;
+use kifu::table::Game;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let reports: Vec<_> = games.iter().map(|g| g.replay()).collect();
     for to in Format::ALL.into_iter().filter(|f| f.is_text()) {
         let mut out = to.header();
-        let rows = games.iter().zip(&reports).map(|(g, r)| Row::new("fuzz", g, r));
+        let rows = games.iter().zip(&reports).map(|(g, r)| Game::new("fuzz", g, r));
         let _ = to.write_rows(rows, &mut out);
         let mut lost = Vec::new();
         for g in &games {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use kifu::formats::{wthor, Format};
-use kifu::table::Row;
+use kifu::table::Game;
 use kifu::Status;
 
 use super::output::{self, AtomicFile, Output, Target};
@@ -77,7 +77,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         &files,
         &args.batch,
         |name, games, slice| {
-            let rows = games.iter().map(|(g, r)| Row::new(name, g, r));
+            let rows = games.iter().map(|(g, r)| Game::new(name, g, r));
             if let Err(err) = to.write_rows(rows, &mut slice.bytes) {
                 slice
                     .notes

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::{bail, Context, Result};
 use kifu::formats::Format;
 use kifu::repair::{self, is_unique, Mark, Options, Suggestion, Verdict};
-use kifu::table::Row;
+use kifu::table::Game;
 use kifu::{GameError, GameRecord, Report, Status, Winner};
 
 use super::output::{self, AtomicFile, Output, Target};
@@ -256,12 +256,12 @@ fn repair_into(
                     (record, report)
                 }));
             }
-            let rows: Vec<Row> = games
+            let rows: Vec<Game> = games
                 .iter()
                 .zip(&fixed)
                 .map(|((game, report), fix)| match fix {
-                    Some((record, report)) => Row::new(name, record, report),
-                    None => Row::new(name, game, report),
+                    Some((record, report)) => Game::new(name, record, report),
+                    None => Game::new(name, game, report),
                 })
                 .collect();
             let mut lost = Vec::new();

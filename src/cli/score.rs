@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use anyhow::Result;
 use kifu::formats::jsonl::GameJson;
 use kifu::formats::Format;
-use kifu::table::Row;
+use kifu::table::Game;
 use kifu::Status;
 
 use super::run::{run_inputs, BatchArgs};
@@ -53,7 +53,7 @@ fn pad(text: &str, width: usize) -> String {
 
 /// The note for a row: a disagreement, the recorded result of an
 /// incomplete game, or the error of an invalid one.
-pub fn note(row: &Row<'_>) -> String {
+pub fn note(row: &Game<'_>) -> String {
     match row.status() {
         Status::Complete => match (row.disagrees(), row.record.result) {
             (Some(true), Some(result)) => format!("recorded {result} differs"),
@@ -72,7 +72,7 @@ pub fn note(row: &Row<'_>) -> String {
     }
 }
 
-fn table_line(row: &Row<'_>, source_width: usize) -> String {
+fn table_line(row: &Game<'_>, source_width: usize) -> String {
     let tags = &row.record.tags;
     let finish = &row.report.finish;
     let discs = format!("{}-{}", finish.score.black_discs, finish.score.white_discs);
@@ -143,7 +143,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         &files,
         &args.batch,
         |name, games, slice| {
-            let rows = games.iter().map(|(g, r)| Row::new(name, g, r));
+            let rows = games.iter().map(|(g, r)| Game::new(name, g, r));
             match format {
                 ScoreFormat::Table => {
                     for row in rows {

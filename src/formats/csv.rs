@@ -14,7 +14,7 @@ use std::io::{self, Read, Write};
 use crate::formats::transcript::{parse_line, LineContext};
 use crate::record::{GameRecord, RecordedResult, ResultValue};
 use crate::source::{ParseError, ReadError, Span};
-use crate::table::{Row, HEADER};
+use crate::table::{Column, Game, Value};
 use crate::Winner;
 
 /// A CSV writer for the table; rows go to `W` (a `Vec<u8>` per chunk in
@@ -35,49 +35,27 @@ impl<W: Write> Writer<W> {
 
     /// Writes the header row.
     pub fn write_header(&mut self) -> io::Result<()> {
-        self.inner.write_record(HEADER).map_err(into_io)
+        self.inner
+            .write_record(Column::ALL.map(Column::name))
+            .map_err(into_io)
     }
 
     /// Writes one game's row.
-    pub fn write_row(&mut self, row: &Row<'_>) -> io::Result<()> {
+    pub fn write_row(&mut self, row: &Game<'_>) -> io::Result<()> {
         self.write_fields(row).map_err(into_io)
     }
 
-    fn write_fields(&mut self, row: &Row<'_>) -> csv::Result<()> {
-        let record = row.record;
-        let finish = &row.report.finish;
-        let tags = &record.tags;
-        let w = &mut self.inner;
+    fn write_fields(&mut self, game: &Game<'_>) -> csv::Result<()> {
         let mut num = itoa::Buffer::new();
-        let mut number = |w: &mut csv::Writer<W>, n: Option<u64>| match n {
-            Some(n) => w.write_field(num.format(n)),
-            None => w.write_field(""),
-        };
-        w.write_field(row.source)?;
-        number(w, Some(record.origin.index))?;
-        w.write_field(tags.event.as_deref().unwrap_or(""))?;
-        w.write_field(tags.date.as_deref().unwrap_or(""))?;
-        w.write_field(tags.black.as_deref().unwrap_or(""))?;
-        w.write_field(tags.white.as_deref().unwrap_or(""))?;
-        w.write_field(record.move_string())?;
-        number(w, Some(u64::from(finish.placed)))?;
-        number(w, Some(u64::from(finish.passes)))?;
-        number(w, Some(u64::from(finish.score.black_discs)))?;
-        number(w, Some(u64::from(finish.score.white_discs)))?;
-        number(w, Some(u64::from(finish.score.empties)))?;
-        let scores = row.scores();
-        number(w, scores.map(|(b, _)| u64::from(b)))?;
-        number(w, scores.map(|(_, wh)| u64::from(wh)))?;
-        w.write_field(row.winner().map_or("", |x| x.name()))?;
-        number(w, row.recorded_black_score().map(u64::from))?;
-        w.write_field(row.status().name())?;
-        number(w, row.error_move().map(|n| n as u64))?;
-        w.write_field(row.error().unwrap_or_default())?;
-        number(w, record.theoretical_black_score.map(u64::from))?;
-        w.write_field(record.result.map(|r| r.to_string()).unwrap_or_default())?;
-        w.write_field(row.start().unwrap_or_default())?;
-        w.write_field(row.tags())?;
-        w.write_record(None::<&[u8]>)
+        for column in Column::ALL {
+            match column.value(game) {
+                Value::Null => self.inner.write_field("")?,
+                Value::Int(n) => self.inner.write_field(num.format(n))?,
+                Value::Str(text) => self.inner.write_field(text)?,
+                Value::Text(text) => self.inner.write_field(text)?,
+            }
+        }
+        self.inner.write_record(None::<&[u8]>)
     }
 
     /// Flushes and returns the output.
@@ -125,25 +103,6 @@ pub fn sniff(head: &[u8]) -> bool {
 
 const MOVE_COLUMNS: [&str; 5] = ["moves", "game_moves", "transcript", "game", "movelist"];
 
-/// Columns of our own table that are derived from the replay.
-const DERIVED: [&str; 15] = [
-    "source",
-    "index",
-    "move_count",
-    "passes",
-    "black_discs",
-    "white_discs",
-    "empties",
-    "black_score",
-    "white_score",
-    "winner",
-    "recorded_black_score",
-    "status",
-    "error_move",
-    "error",
-    "recorded_result",
-];
-
 #[derive(Default)]
 struct Columns {
     moves: usize,
@@ -170,16 +129,16 @@ impl Columns {
         let moves = find(&MOVE_COLUMNS)?;
         let mut cols = Columns {
             moves,
-            event: find(&["event", "tournament"]),
-            date: find(&["date"]),
-            black: find(&["black_player", "black"]),
-            white: find(&["white_player", "white"]),
-            recorded_result: find(&["recorded_result"]),
-            recorded_black_score: find(&["recorded_black_score"]),
-            winner: find(&["winner"]),
-            theoretical: find(&["theoretical_black_score"]),
-            start: find(&["start"]),
-            tags: find(&["tags"]),
+            event: find(&[Column::Event.name(), "tournament"]),
+            date: find(&[Column::Date.name()]),
+            black: find(&[Column::BlackPlayer.name(), "black"]),
+            white: find(&[Column::WhitePlayer.name(), "white"]),
+            recorded_result: find(&[Column::RecordedResult.name()]),
+            recorded_black_score: find(&[Column::RecordedBlackScore.name()]),
+            winner: find(&[Column::Winner.name()]),
+            theoretical: find(&[Column::TheoreticalBlackScore.name()]),
+            start: find(&[Column::Start.name()]),
+            tags: find(&[Column::Tags.name()]),
             extra: Vec::new(),
         };
         let known = [
@@ -196,7 +155,7 @@ impl Columns {
             cols.tags,
         ];
         for (i, name) in header.iter().enumerate() {
-            let derived = DERIVED.iter().any(|d| name.trim().eq_ignore_ascii_case(d));
+            let derived = Column::from_name(name).is_some_and(Column::is_derived);
             if !known.contains(&Some(i)) && !derived {
                 cols.extra.push((i, name.to_owned()));
             }
@@ -391,7 +350,7 @@ fn build(row: &csv::StringRecord, cols: &Columns, pos: &csv::Position, index: u6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::Row;
+    use crate::table::Game;
 
     fn read(text: &str) -> Vec<GameRecord> {
         Reader::new(text.as_bytes()).map(|g| g.unwrap()).collect()
@@ -402,7 +361,7 @@ mod tests {
         w.write_header().unwrap();
         for r in records {
             let report = r.replay();
-            w.write_row(&Row::new("in.txt", r, &report)).unwrap();
+            w.write_row(&Game::new("in.txt", r, &report)).unwrap();
         }
         String::from_utf8(w.into_inner().unwrap()).unwrap()
     }

@@ -15,7 +15,7 @@ use crate::record::{
     GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, ResultValue, Rules, Token,
 };
 use crate::source::{ParseError, ReadError, Span};
-use crate::table::Row;
+use crate::table::Game;
 use crate::{Color, Square};
 
 /// One move of the `plies` list.
@@ -118,7 +118,7 @@ fn board_string(position: &crate::Position) -> String {
 impl GameJson {
     /// The object for one replayed game.
     #[must_use]
-    pub fn from_row(row: &Row<'_>) -> GameJson {
+    pub fn from_row(row: &Game<'_>) -> GameJson {
         let record = row.record;
         let report = row.report;
         let finish = &report.finish;
@@ -281,7 +281,7 @@ fn plies(record: &GameRecord) -> Vec<PlyJson> {
 }
 
 /// Writes one game as a line of JSON (with the newline).
-pub fn write_row(row: &Row<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+pub fn write_row(row: &Game<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
     serde_json::to_writer(&mut *out, &GameJson::from_row(row))?;
     out.push(b'\n');
     Ok(())
@@ -408,7 +408,7 @@ mod tests {
     fn round_trip(record: &GameRecord) -> GameRecord {
         let report = record.replay();
         let mut out = Vec::new();
-        write_row(&Row::new("x", record, &report), &mut out).unwrap();
+        write_row(&Game::new("x", record, &report), &mut out).unwrap();
         let mut games: Vec<GameRecord> = Reader::new(out.as_slice()).map(|g| g.unwrap()).collect();
         assert_eq!(games.len(), 1);
         games.remove(0)
@@ -419,7 +419,7 @@ mod tests {
         // From the example fixture: Black passes before White's c1.
         let g = game("f5f4c3g6f3c5d6f2b5c4g3a6f6c2e3g4b3g7d3h4b1c7e7d2b8e6a5e2f7d7b4b2f8d8e1b7h2b6h5a4h7d1a3h6e8f1a7g8h8g2g5c6a2a8h3a1c8g1c1");
         let report = g.replay();
-        let json = GameJson::from_row(&Row::new("x", &g, &report));
+        let json = GameJson::from_row(&Game::new("x", &g, &report));
         assert_eq!(json.plies.len(), 60);
         assert_eq!(
             json.plies[58],

@@ -5,7 +5,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use crate::source::ReadError;
-use crate::table::Row;
+use crate::table::Game;
 use crate::GameRecord;
 
 pub mod csv;
@@ -192,7 +192,7 @@ impl Format {
     /// Writes replayed games in this format.
     pub fn write_rows<'r>(
         self,
-        rows: impl IntoIterator<Item = Row<'r>>,
+        rows: impl IntoIterator<Item = Game<'r>>,
         out: &mut Vec<u8>,
     ) -> std::io::Result<()> {
         match self {
