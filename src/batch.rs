@@ -11,8 +11,13 @@ use std::sync::mpsc::sync_channel;
 
 use rayon::prelude::*;
 
-use crate::source::ReadError;
-use crate::{GameRecord, Status};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::formats::{Features, Format, GameWriter, Refusal, WriteError};
+use crate::record::{GameError, Report};
+use crate::source::{ReadError, Span};
+use crate::table::Game;
+use crate::{GameRecord, Quirk, Status};
 
 /// How to run the pipeline.
 #[derive(Clone, Copy, Debug)]
@@ -148,6 +153,211 @@ where
                 sink(result).map_err(BatchError::Sink)?;
             }
         }
+        Ok(())
+    })
+}
+
+/// A game written as recorded although invalid, in a format that cannot
+/// say so: where it is and what is wrong, for the caller to name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flag {
+    /// 1-based game number within its input.
+    pub index: u64,
+    /// The line the game starts on (text formats).
+    pub line: Option<u32>,
+    /// Where the error is, when known.
+    pub span: Option<Span>,
+    /// What is wrong.
+    pub error: GameError,
+}
+
+impl Flag {
+    /// The flag of `record`'s `error`.
+    #[must_use]
+    pub fn of(record: &GameRecord, error: &GameError) -> Flag {
+        Flag {
+            index: record.origin.index,
+            line: record.origin.line,
+            span: error.span(record),
+            error: error.clone(),
+        }
+    }
+}
+
+/// Games with each [`Quirk`], and the player and tournament numbers the
+/// name files lack.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Quirked {
+    counts: [u64; Quirk::ALL.len()],
+    /// Player numbers missing from the name files.
+    pub players: BTreeSet<u16>,
+    /// Tournament numbers missing from the name files.
+    pub tournaments: BTreeSet<u16>,
+}
+
+impl Quirked {
+    /// Counts the quirks of one game.
+    pub fn add(&mut self, game: &GameRecord) {
+        if game.quirks.is_empty() {
+            return;
+        }
+        for quirk in game.quirks.iter() {
+            self.counts[quirk as usize] += 1;
+        }
+        let number = |name: &Option<String>| {
+            name.as_deref()
+                .and_then(|n| n.strip_prefix('#'))
+                .and_then(|n| n.parse::<u16>().ok())
+        };
+        let tags = &game.tags;
+        if game.quirks.contains(Quirk::BlackUnnamed) {
+            self.players.extend(number(&tags.black));
+        }
+        if game.quirks.contains(Quirk::WhiteUnnamed) {
+            self.players.extend(number(&tags.white));
+        }
+        if game.quirks.contains(Quirk::EventUnnamed) {
+            self.tournaments.extend(number(&tags.event));
+        }
+    }
+
+    /// Adds another count.
+    pub fn merge(&mut self, other: &Quirked) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts) {
+            *a += b;
+        }
+        self.players.extend(&other.players);
+        self.tournaments.extend(&other.tournaments);
+    }
+
+    /// Games with `quirk`.
+    #[must_use]
+    pub fn count(&self, quirk: Quirk) -> u64 {
+        self.counts[quirk as usize]
+    }
+}
+
+/// What one slice of games came to.
+#[derive(Clone, Debug, Default)]
+pub struct SliceReport {
+    /// Games by status.
+    pub tally: Tally,
+    /// Games written.
+    pub written: u64,
+    /// Games the output refused, with their number and why.
+    pub refused: Vec<(u64, Refusal)>,
+    /// Invalid games written as recorded.
+    pub flagged: Vec<Flag>,
+    /// What the output lost, with how many games lost each.
+    pub losses: BTreeMap<&'static str, u64>,
+    /// Oddities of the input read past.
+    pub quirks: Quirked,
+    /// Byte offset of the last game in its input (for progress).
+    pub last_byte: u64,
+}
+
+impl SliceReport {
+    /// Counts a replayed game: its status, quirks and what `to` loses of
+    /// it.
+    fn count(&mut self, game: &Game<'_>, to: Format, lost: &mut Vec<&'static str>) {
+        self.tally.add(game.status());
+        self.quirks.add(game.record);
+        self.last_byte = game.record.origin.byte;
+        lost.clear();
+        to.losses(game, Features::of(game), lost);
+        for what in lost.iter() {
+            *self.losses.entry(what).or_default() += 1;
+        }
+    }
+
+    /// Counts a game written, flagged when it is invalid and `to` cannot
+    /// say so.
+    fn written(&mut self, game: &Game<'_>, to: Format) {
+        self.written += 1;
+        if !to.carries_status() {
+            if let Some(error) = &game.report.error {
+                self.flagged.push(Flag::of(game.record, error));
+            }
+        }
+    }
+}
+
+/// What a worker hands the writer: formatted text, or the games.
+struct Part {
+    bytes: Vec<u8>,
+    games: Vec<(GameRecord, Report)>,
+    report: SliceReport,
+}
+
+/// Reads `games`, replays each and writes it with `writer` in `to`,
+/// everything in one place: in parallel slices, in input order. A text
+/// format is formatted in the workers; any other writer gets the games in
+/// order. `each` sees what every slice came to, in order. A read error
+/// ends the run after every game before it was written.
+///
+/// ```
+/// use kifu::batch::{convert, Options};
+/// use kifu::formats::{transcript, Format, TextWriter};
+///
+/// let input = &b"f5d6c3\nf5f6e6f4\n"[..];
+/// let mut writer = TextWriter::new(Format::Csv, Vec::new())?.unwrap();
+/// let mut games = 0;
+/// convert(transcript::Reader::new(input), "-", Format::Csv, &mut writer, &Options::default(),
+///     |slice| games += slice.tally.read)?;
+/// let csv = String::from_utf8(writer.into_inner())?;
+/// assert_eq!((games, csv.lines().count()), (2, 3));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn convert<I, E>(
+    games: I,
+    source: &str,
+    to: Format,
+    writer: &mut dyn GameWriter,
+    options: &Options,
+    mut each: E,
+) -> Result<(), BatchError>
+where
+    I: Iterator<Item = Result<GameRecord, ReadError>> + Send,
+    E: FnMut(&SliceReport),
+{
+    let text = writer.text();
+    let work = |slice: Vec<GameRecord>| {
+        let mut part = Part {
+            bytes: Vec::new(),
+            games: Vec::new(),
+            report: SliceReport::default(),
+        };
+        let mut lost = Vec::new();
+        for record in slice {
+            let report = record.replay();
+            let game = Game::new(source, &record, &report);
+            part.report.count(&game, to, &mut lost);
+            match text {
+                Some(format) => {
+                    format.write(&game, &mut part.bytes);
+                    part.report.written(&game, to);
+                }
+                None => part.games.push((record, report)),
+            }
+        }
+        part
+    };
+    run(games, options, work, |mut part: Part| {
+        if text.is_some() {
+            writer.write_formatted(&part.bytes)?;
+        } else {
+            for (record, report) in &part.games {
+                let game = Game::new(source, record, report);
+                match writer.write(&game) {
+                    Ok(()) => part.report.written(&game, to),
+                    Err(WriteError::Refused(why)) => {
+                        part.report.refused.push((record.origin.index, why));
+                    }
+                    Err(WriteError::Io(e)) => return Err(e),
+                }
+            }
+        }
+        each(&part.report);
         Ok(())
     })
 }

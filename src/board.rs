@@ -305,8 +305,8 @@ impl std::str::FromStr for Position {
             _ => return Err(ParsePositionError::SideToMove),
         };
         // The two masks come from different squares: they are disjoint.
-        let board = Board::new(Bitboard(black), Bitboard(white))
-            .ok_or(ParsePositionError::SideToMove)?;
+        let board =
+            Board::new(Bitboard(black), Bitboard(white)).ok_or(ParsePositionError::SideToMove)?;
         Ok(Position::new(board, side))
     }
 }
@@ -819,16 +819,29 @@ mod tests {
         pos.play(sq("f5")).unwrap();
         assert_eq!(pos.to_string().parse::<Position>(), Ok(pos));
         // Spaced rows, other square letters and a closing `;`.
-        let rows = "........\n........\n........\n...ox...\n...xo...\n........\n........\n........ o;";
-        assert_eq!(rows.parse::<Position>(), Ok(Position::new(Board::START, Color::White)));
-        let short = &text[1..];
-        assert_eq!(short.parse::<Position>(), Err(ParsePositionError::Squares(63)));
+        let rows =
+            "........\n........\n........\n...ox...\n...xo...\n........\n........\n........ o;";
         assert_eq!(
-            format!("z{} X", &text[1..64]).parse::<Position>().unwrap_err().to_string(),
+            rows.parse::<Position>(),
+            Ok(Position::new(Board::START, Color::White))
+        );
+        let short = &text[1..];
+        assert_eq!(
+            short.parse::<Position>(),
+            Err(ParsePositionError::Squares(63))
+        );
+        assert_eq!(
+            format!("z{} X", &text[1..64])
+                .parse::<Position>()
+                .unwrap_err()
+                .to_string(),
             "'z' is not a square (X, O or -) after 0 squares"
         );
         let no_side = &text[..64];
-        assert_eq!(no_side.parse::<Position>(), Err(ParsePositionError::SideToMove));
+        assert_eq!(
+            no_side.parse::<Position>(),
+            Err(ParsePositionError::SideToMove)
+        );
         assert_eq!(
             format!("{}- X", &text[..64]).parse::<Position>(),
             Err(ParsePositionError::Squares(65))

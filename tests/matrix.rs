@@ -5,7 +5,6 @@
 use std::io::BufReader;
 
 use kifu::formats::Format;
-use kifu::table::Game;
 use kifu::{GameRecord, RecordedResult, ResultValue, Token};
 
 /// The formats written as text, one record after another.
@@ -14,18 +13,7 @@ fn text_formats() -> Vec<Format> {
 }
 
 fn write(format: Format, games: &[GameRecord]) -> Vec<u8> {
-    let reports: Vec<_> = games.iter().map(GameRecord::replay).collect();
-    let mut out = format.header();
-    format
-        .write_rows(
-            games
-                .iter()
-                .zip(&reports)
-                .map(|(g, r)| Game::new("matrix", g, r)),
-            &mut out,
-        )
-        .unwrap();
-    out
+    format.write_records(games).expect("a text format")
 }
 
 fn read(format: Format, bytes: &[u8]) -> Vec<GameRecord> {
@@ -85,9 +73,8 @@ fn every_a_to_b_to_a_keeps_what_b_can_hold() {
             assert_eq!(back.len(), originals.len(), "{a} -> {b} -> {a}");
             for (x, y) in in_a.iter().zip(&back) {
                 assert_eq!(tokens(x), tokens(y), "moves, {a} -> {b} -> {a}");
-                let mut lost = Vec::new();
-                b.losses(x, &mut lost);
-                a.losses(x, &mut lost);
+                let mut lost = b.losses_of(x);
+                lost.extend(a.losses_of(x));
                 if lost.is_empty() {
                     assert_eq!(x.tags.black, y.tags.black, "{a} -> {b} -> {a}");
                     assert_eq!(x.tags.white, y.tags.white, "{a} -> {b} -> {a}");
@@ -127,8 +114,7 @@ fn the_formats_that_hold_names_keep_them_all() {
                 y.result.and_then(|r| r.black_score()),
                 "{b}"
             );
-            let mut lost = Vec::new();
-            b.losses(x, &mut lost);
+            let lost = b.losses_of(x);
             assert!(lost.is_empty(), "{b} loses {lost:?}");
         }
     }
@@ -136,13 +122,12 @@ fn the_formats_that_hold_names_keep_them_all() {
 
 #[test]
 fn a_transcript_names_what_it_loses() {
-    let mut lost = Vec::new();
-    Format::Transcript.losses(&games()[0], &mut lost);
+    let lost = Format::Transcript.losses_of(&games()[0]);
     assert_eq!(
         lost,
         [
             "player names",
-            "the event, site and round",
+            "the event",
             "the date",
             "the recorded result"
         ]

@@ -6,6 +6,7 @@ use std::ops::Range;
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term::{self, Chars, Config};
+use kifu::batch::Flag;
 use kifu::{GameError, GameRecord, Span};
 
 /// A single source line that knows its real line number.
@@ -49,18 +50,18 @@ impl<'a> Files<'a> for OneLine<'a> {
 }
 
 /// The headline: `game 3, move 7 (black) d3: flips nothing`.
-pub fn headline(record: &GameRecord, error: &GameError) -> String {
-    format!("game {}, {error}", record.origin.index)
+pub fn headline(flag: &Flag) -> String {
+    format!("game {}, {}", flag.index, flag.error)
 }
 
-/// Where a game error is, as `file:line:column` or `file: game N`.
-pub fn location(name: &str, record: &GameRecord, error: &GameError) -> String {
-    match error.span(record) {
-        Some(pos) if pos.line > 0 => format!("{name}:{}:{}", pos.line, pos.column),
-        Some(pos) => format!("{name}: record {}, byte {}", record.origin.index, pos.byte),
-        None => match record.origin.line {
+/// Where a game error is, as `file:line:column` or `file: record N, byte B`.
+pub fn location(name: &str, flag: &Flag) -> String {
+    match flag.span {
+        Some(span) if span.line > 0 => format!("{name}:{}:{}", span.line, span.column),
+        Some(span) => format!("{name}: record {}, byte {}", flag.index, span.byte),
+        None => match flag.line {
             Some(line) => format!("{name}:{line}"),
-            None => format!("{name}: record {}", record.origin.index),
+            None => format!("{name}: record {}", flag.index),
         },
     }
 }
@@ -69,8 +70,9 @@ pub fn location(name: &str, record: &GameRecord, error: &GameError) -> String {
 /// headline, then the source line with a caret when the text is known;
 /// with ANSI colours when `color` is set.
 pub fn render(name: &str, record: &GameRecord, error: &GameError, color: bool) -> String {
-    let location = location(name, record, error);
-    let headline = headline(record, error);
+    let flag = Flag::of(record, error);
+    let location = location(name, &flag);
+    let headline = headline(&flag);
     let head = if color {
         let bold = anstyle::Style::new().bold();
         format!(

@@ -4,15 +4,18 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod archive;
 mod convert;
 mod diagnostic;
-mod input;
+mod io;
 mod output;
 mod progress;
 mod repair;
+mod report;
 mod run;
 mod score;
 mod show;
+mod suggest;
 mod validate;
 
 /// Read, validate, score and convert Othello (Reversi) game records.
@@ -112,15 +115,6 @@ impl ColorWhen {
                 anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
             }
         }
-    }
-}
-
-/// The files to read: those given, or standard input.
-pub fn default_files(files: &[String]) -> Vec<String> {
-    if files.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        files.to_vec()
     }
 }
 

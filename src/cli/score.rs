@@ -4,12 +4,13 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::Result;
 use kifu::formats::jsonl::GameJson;
-use kifu::formats::Format;
+use kifu::formats::{text_format, Format};
 use kifu::table::Game;
-use kifu::Status;
+use kifu::{GameRecord, Report, Status};
 
-use super::run::{run_inputs, BatchArgs};
-use super::Outcome;
+use super::io::InputArgs;
+use super::run::{run_inputs, Part, Replayed};
+use super::{report, Outcome};
 
 /// Print the final score of every game.
 ///
@@ -23,16 +24,12 @@ use super::Outcome;
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Input files (`-` or none: standard input).
-    #[arg(value_name = "FILE")]
-    files: Vec<String>,
-
     /// Output: an aligned table, the CSV table, or JSON Lines.
     #[arg(long, value_enum, default_value_t = ScoreFormat::Table)]
     format: ScoreFormat,
 
     #[command(flatten)]
-    batch: BatchArgs,
+    input: InputArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +99,7 @@ fn table_line(row: &Game<'_>, source_width: usize) -> String {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let files = super::default_files(&args.files);
+    let files = args.input.files();
     // With several inputs a first column names the file.
     let source_width = if files.len() > 1 {
         files
@@ -116,6 +113,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let csv = text_format(Format::Csv).ok_or_else(|| anyhow::anyhow!("no CSV writer"))?;
     match args.format {
         ScoreFormat::Table => {
             let mut head = String::new();
@@ -135,14 +133,17 @@ pub fn run(args: Args) -> Result<Outcome> {
             ));
             writeln!(out, "{head}")?;
         }
-        ScoreFormat::Csv => out.write_all(&Format::Csv.header())?,
+        ScoreFormat::Csv => {
+            let mut header = Vec::new();
+            csv.header(&mut header);
+            out.write_all(&header)?;
+        }
         ScoreFormat::Json => {}
     }
     let format = args.format;
-    let totals = run_inputs(
-        &files,
-        &args.batch,
-        |name, games, slice| {
+    let job = &mut Replayed {
+        options: args.input.options(),
+        work: |name: &str, games: &[(GameRecord, Report)], slice: &mut Part| {
             let rows = games.iter().map(|(g, r)| Game::new(name, g, r));
             match format {
                 ScoreFormat::Table => {
@@ -153,10 +154,8 @@ pub fn run(args: Args) -> Result<Outcome> {
                     }
                 }
                 ScoreFormat::Csv => {
-                    if let Err(err) = Format::Csv.write_rows(rows, &mut slice.bytes) {
-                        slice
-                            .notes
-                            .push(format!("kifu: cannot format a game: {err}"));
+                    for row in rows {
+                        csv.write(&row, &mut slice.bytes);
                     }
                 }
                 ScoreFormat::Json => {
@@ -170,12 +169,12 @@ pub fn run(args: Args) -> Result<Outcome> {
                     }
                 }
             }
-            slice.written += games.len() as u64;
+            slice.report.written += games.len() as u64;
         },
-        |slice| out.write_all(&slice.bytes),
-    )?;
+        sink: |slice: &Part| out.write_all(&slice.bytes),
+    };
+    let totals = run_inputs(&args.input, job)?;
     out.flush()?;
-    let t = &totals.tally;
-    eprintln!("kifu: {}", super::run::tally_line(t));
+    eprintln!("kifu: {}", report::tally_line(&totals.tally));
     Ok(totals.outcome())
 }

@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use kifu::formats::transcript::{parse_line, LineContext};
-use kifu::formats::Format;
 use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
 use kifu::{Color, GameRecord, Move, Ply, Position, Replay, Score, Token, Winner};
 
+use super::io::{open_input, SourceArgs};
 use super::output::{self, AtomicFile, Target};
-use super::{diagnostic, input, ColorWhen, Outcome};
+use super::{diagnostic, ColorWhen, Outcome};
 
 /// Show the board of a game, its disc counts and result.
 ///
@@ -70,13 +70,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR", requires = "each")]
     svg_dir: Option<PathBuf>,
 
-    /// Read the file as this format instead of guessing.
-    #[arg(long, value_name = "FORMAT")]
-    from: Option<Format>,
-
-    /// Where to look for WTHOR player and tournament files.
-    #[arg(long, value_name = "DIR")]
-    names: Option<PathBuf>,
+    #[command(flatten)]
+    source: SourceArgs,
 }
 
 /// Where the game came from, for messages.
@@ -96,10 +91,10 @@ fn looks_like_path(text: &str) -> bool {
 fn load(args: &Args) -> Result<Loaded> {
     let first = &args.game[0];
     if args.game.len() == 1 && (first == "-" || Path::new(first).exists()) {
-        let input = input::open(first, args.from)?;
+        let input = open_input(first, args.source.from)?;
         let mut seen = 0;
         let mut notes = Vec::new();
-        let games = input.games(args.names.as_deref(), &mut notes);
+        let games = input.games(args.source.names.as_deref(), &mut notes);
         for note in notes {
             eprintln!("{note}");
         }

@@ -6,8 +6,9 @@ use anyhow::Result;
 use kifu::{GameError, GameRecord, Report, Status};
 use serde::Serialize;
 
-use super::run::{run_inputs, BatchArgs};
-use super::{diagnostic, ColorWhen, Outcome};
+use super::io::InputArgs;
+use super::run::{run_inputs, Part, Replayed};
+use super::{diagnostic, report, suggest, ColorWhen, Outcome};
 
 /// Replay every game and report the invalid ones with where and why.
 ///
@@ -25,10 +26,6 @@ use super::{diagnostic, ColorWhen, Outcome};
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Input files (`-` or none: standard input).
-    #[arg(value_name = "FILE")]
-    files: Vec<String>,
-
     /// Also fail games whose record stops before the game is over.
     #[arg(long)]
     strict: bool,
@@ -54,7 +51,7 @@ pub struct Args {
     color: ColorWhen,
 
     #[command(flatten)]
-    batch: BatchArgs,
+    input: InputArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,17 +129,15 @@ fn incomplete(name: &str, record: &GameRecord, report: &Report, json: bool) -> S
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let files = super::default_files(&args.files);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let strict = args.strict;
     let json = args.format == ReportFormat::Json;
     let color = !json && args.color.enabled();
     let suggest = args.suggest;
-    let totals = run_inputs(
-        &files,
-        &args.batch,
-        |name, games, slice| {
+    let job = &mut Replayed {
+        options: args.input.options(),
+        work: |name: &str, games: &[(GameRecord, Report)], slice: &mut Part| {
             for (record, report) in games {
                 let text = match (report.status(), &report.error) {
                     (Status::Incomplete, _) if strict => incomplete(name, record, report, json),
@@ -153,7 +148,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     (Status::Invalid, Some(error)) => {
                         let mut text = diagnostic::render(name, record, error, color);
                         if let Some(n) = suggest {
-                            text.push_str(&super::repair::suggestions(record, error, n));
+                            text.push_str(&suggest::suggestions(record, error, n));
                         }
                         text
                     }
@@ -162,10 +157,11 @@ pub fn run(args: Args) -> Result<Outcome> {
                 slice.bytes.extend_from_slice(text.as_bytes());
             }
         },
-        |slice| out.write_all(&slice.bytes),
-    )?;
+        sink: |slice: &Part| out.write_all(&slice.bytes),
+    };
+    let totals = run_inputs(&args.input, job)?;
     let t = &totals.tally;
-    let summary = super::run::tally_line(t);
+    let summary = report::tally_line(t);
     if json {
         out.flush()?;
         eprintln!("kifu: {summary}");

@@ -9,85 +9,99 @@
 //! columns of our table are derived from the replay and are recomputed.
 //! Columns it does not know are kept as tags.
 
-use std::io::{self, Read, Write};
+use std::io::Read;
 
+use crate::formats::features::{Feature, Features};
+use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::formats::transcript::{parse_line, LineContext};
 use crate::record::{GameRecord, RecordedResult, ResultValue};
 use crate::source::{ParseError, ReadError, Span};
 use crate::table::{Column, Game, Value};
 use crate::Winner;
 
-/// A CSV writer for the table; rows go to `W` (a `Vec<u8>` per chunk in
-/// the batch pipeline).
-pub struct Writer<W: Write> {
-    inner: csv::Writer<W>,
-}
+/// The CSV row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Csv,
+    name: "csv",
+    aliases: &[],
+    extensions: &["csv"],
+    summary: "the game table (one row a game); foreign tables with a moves column",
+    sniff,
+    open: |input| Box::new(Reader::new(input)),
+    text: Some(&Table),
+    writable: true,
+    carries_status: true,
+    loses: Features::of_list(&[
+        Feature::Evaluations,
+        Feature::Times,
+        Feature::ExplicitPasses,
+        Feature::AntiRules,
+    ]),
+    checks: &[],
+};
 
-impl<W: Write> Writer<W> {
-    /// A writer without the header row.
-    pub fn new(out: W) -> Writer<W> {
-        Writer {
-            inner: csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(out),
+/// Writes the table as CSV.
+struct Table;
+
+impl TextFormat for Table {
+    fn header(&self, out: &mut Vec<u8>) {
+        let mut w = csv_core::Writer::new();
+        for (i, column) in Column::ALL.into_iter().enumerate() {
+            if i > 0 {
+                delimiter(&mut w, out);
+            }
+            field(&mut w, column.name().as_bytes(), out);
         }
+        terminator(&mut w, out);
     }
 
-    /// Writes the header row.
-    pub fn write_header(&mut self) -> io::Result<()> {
-        self.inner
-            .write_record(Column::ALL.map(Column::name))
-            .map_err(into_io)
-    }
-
-    /// Writes one game's row.
-    pub fn write_row(&mut self, row: &Game<'_>) -> io::Result<()> {
-        self.write_fields(row).map_err(into_io)
-    }
-
-    fn write_fields(&mut self, game: &Game<'_>) -> csv::Result<()> {
+    fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
+        let mut w = csv_core::Writer::new();
         let mut num = itoa::Buffer::new();
-        for column in Column::ALL {
+        for (i, column) in Column::ALL.into_iter().enumerate() {
+            if i > 0 {
+                delimiter(&mut w, out);
+            }
             match column.value(game) {
-                Value::Null => self.inner.write_field("")?,
-                Value::Int(n) => self.inner.write_field(num.format(n))?,
-                Value::Str(text) => self.inner.write_field(text)?,
-                Value::Text(text) => self.inner.write_field(text)?,
+                Value::Null => {}
+                Value::Int(n) => out.extend_from_slice(num.format(n).as_bytes()),
+                Value::Str(text) => field(&mut w, text.as_bytes(), out),
+                Value::Text(text) => field(&mut w, text.as_bytes(), out),
             }
         }
-        self.inner.write_record(None::<&[u8]>)
-    }
-
-    /// Flushes and returns the output.
-    pub fn into_inner(self) -> io::Result<W> {
-        self.inner
-            .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))
+        terminator(&mut w, out);
     }
 }
 
-fn into_io(err: csv::Error) -> io::Error {
-    match err.into_kind() {
-        csv::ErrorKind::Io(e) => e,
-        other => io::Error::other(format!("{other:?}")),
+/// Appends a field, quoted where it must be, straight into `out`.
+fn field(w: &mut csv_core::Writer, mut input: &[u8], out: &mut Vec<u8>) {
+    loop {
+        let at = out.len();
+        // Quoting at most doubles a field, plus its two quotes.
+        out.resize(at + input.len() * 2 + 2, 0);
+        let (result, read, written) = w.field(input, &mut out[at..]);
+        out.truncate(at + written);
+        input = &input[read..];
+        if result == csv_core::WriteResult::InputEmpty {
+            break;
+        }
     }
 }
 
-/// What the CSV writer cannot keep from a record.
-pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
-    if !record.notes.is_empty() {
-        out.push("per-move evaluations and times");
-    }
-    if record
-        .moves
-        .iter()
-        .any(|m| m.token == crate::Token::Move(crate::Move::Pass))
-    {
-        out.push("explicit passes");
-    }
-    if record.rules != crate::Rules::Standard {
-        out.push("anti rules");
-    }
+/// Appends a comma, closing the quote of the field before if it has one.
+fn delimiter(w: &mut csv_core::Writer, out: &mut Vec<u8>) {
+    let at = out.len();
+    out.resize(at + 4, 0);
+    let (_, written) = w.delimiter(&mut out[at..]);
+    out.truncate(at + written);
+}
+
+/// Ends the row likewise.
+fn terminator(w: &mut csv_core::Writer, out: &mut Vec<u8>) {
+    let at = out.len();
+    out.resize(at + 4, 0);
+    let (_, written) = w.terminator(&mut out[at..]);
+    out.truncate(at + written);
 }
 
 /// Whether the first bytes look like a CSV table with a moves column.
@@ -350,20 +364,19 @@ fn build(row: &csv::StringRecord, cols: &Columns, pos: &csv::Position, index: u6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::Game;
 
     fn read(text: &str) -> Vec<GameRecord> {
         Reader::new(text.as_bytes()).map(|g| g.unwrap()).collect()
     }
 
     fn write(records: &[GameRecord]) -> String {
-        let mut w = Writer::new(Vec::new());
-        w.write_header().unwrap();
+        let mut out = Vec::new();
+        Table.header(&mut out);
         for r in records {
             let report = r.replay();
-            w.write_row(&Game::new("in.txt", r, &report)).unwrap();
+            Table.write(&Game::new("in.txt", r, &report), &mut out);
         }
-        String::from_utf8(w.into_inner().unwrap()).unwrap()
+        String::from_utf8(out).unwrap()
     }
 
     #[test]

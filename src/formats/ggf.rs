@@ -39,11 +39,14 @@
 
 use std::io::BufRead;
 
-use crate::game::{Move, Replay, Status};
+use crate::formats::features::{Check, Feature, Features};
+use crate::formats::format::{Format, FormatInfo, TextFormat};
+use crate::game::{Move, Status};
 use crate::record::{
     MoveNote, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
+use crate::table::Game;
 use crate::{Bitboard, Board, Color, GameRecord, Position, Score, Square};
 
 /// The longest game the reader takes, in bytes from `(;`; a longer one
@@ -471,7 +474,7 @@ enum State {
 }
 
 /// A game (or a run of stray text) being read.
-struct Game {
+struct Draft {
     record: GameRecord,
     start: Span,
     text: Vec<u8>,
@@ -486,7 +489,7 @@ struct Game {
     escapes: Vec<usize>,
 }
 
-impl Game {
+impl Draft {
     fn set_defect(&mut self, defect: ParseError) {
         if self.record.defect.is_none() {
             self.record.defect = Some(defect);
@@ -612,7 +615,7 @@ struct Lexer {
     line: Vec<u8>,
     line_ok: bool,
     state: State,
-    game: Option<Game>,
+    game: Option<Draft>,
     games: u64,
     /// A completed game not yet handed out.
     ready: Option<GameRecord>,
@@ -807,7 +810,7 @@ impl Lexer {
             },
             ..GameRecord::default()
         };
-        self.game = Some(Game {
+        self.game = Some(Draft {
             record,
             start,
             text,
@@ -1182,8 +1185,8 @@ fn type_for(record: &GameRecord, kept: Option<&str>) -> Option<String> {
 
 /// Black's margin for a raw disc difference, and whether it is exact: it
 /// is when the record's replay ends the game with that difference.
-fn raw_margin(record: &GameRecord, raw: i32) -> (f64, bool) {
-    let report = record.replay();
+fn raw_margin(game: &Game<'_>, raw: i32) -> (f64, bool) {
+    let report = game.report;
     if report.status() == Status::Complete {
         let s = report.finish.score;
         if i32::from(s.black_discs) - i32::from(s.white_discs) == raw {
@@ -1194,7 +1197,8 @@ fn raw_margin(record: &GameRecord, raw: i32) -> (f64, bool) {
 }
 
 /// The `RE` text of the record's result, when GGF can hold it.
-fn result_text(record: &GameRecord) -> Option<String> {
+fn result_text(game: &Game<'_>) -> Option<String> {
+    let record = game.record;
     let result = record.result?;
     let margin = match result.value {
         ResultValue::Margin(m) => m,
@@ -1208,7 +1212,7 @@ fn result_text(record: &GameRecord) -> Option<String> {
             };
             f64::from(score.black_score) * 2.0 - 64.0
         }
-        ResultValue::RawMargin(raw) => raw_margin(record, raw).0,
+        ResultValue::RawMargin(raw) => raw_margin(game, raw).0,
         ResultValue::Winner(_) => return None,
     };
     if !margin.is_finite() || margin.abs() > 64.0 {
@@ -1246,23 +1250,15 @@ fn push_board(out: &mut String, position: &Position) {
     });
 }
 
-/// For each move, whether the replay passes for the other side just
-/// before it (a pass the record leaves out), up to the first illegal move.
-fn left_out_passes(record: &GameRecord) -> Vec<bool> {
-    let mut replay = Replay::new(record.start);
-    let mut passes = Vec::with_capacity(record.moves.len());
-    for m in &record.moves {
-        let Token::Move(mv) = m.token else { break };
-        match replay.play(mv, m.color) {
-            Ok(ply) => passes.push(ply.implicit_pass),
-            Err(_) => break,
-        }
-    }
-    passes
-}
-
 /// Writes one game as a GGF line (see the module documentation).
 pub fn write_record(record: &GameRecord, out: &mut String) {
+    let report = record.replay();
+    write_game(&Game::new("", record, &report), out);
+}
+
+/// Writes one replayed game (what [`write_record`] does after replaying).
+pub fn write_game(game: &Game<'_>, out: &mut String) {
+    let record = game.record;
     let tags = &record.tags;
     out.push_str("(;GM[Othello]");
     for (name, value) in [
@@ -1301,17 +1297,15 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
             push_tag(out, "TY", &ty);
         }
     }
-    match (result_text(record), kept_result) {
+    match (result_text(game), kept_result) {
         (Some(text), _) => push_tag(out, "RE", &text),
         (None, Some(kept)) => push_tag(out, "RE", kept),
         (None, None) => out.push_str("RE[?]"),
     }
     push_board(out, &record.start);
-    let colors = record.move_colors();
-    let passes = left_out_passes(record);
-    for (i, m) in record.moves.iter().enumerate() {
-        let color = colors.get(i).copied().or(m.color).unwrap_or(Color::Black);
-        if passes.get(i).copied().unwrap_or(false) {
+    for turn in record.plies(game.report) {
+        let (i, color) = (turn.index, turn.color);
+        if turn.pass_before {
             out.push_str(match color {
                 Color::Black => "W[PA]",
                 Color::White => "B[PA]",
@@ -1321,7 +1315,7 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
             Color::Black => "B[",
             Color::White => "W[",
         });
-        match m.token {
+        match turn.token {
             Token::Move(Move::Play(square)) => {
                 let [c, r] = square.to_ascii();
                 out.push(char::from(c));
@@ -1347,44 +1341,75 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
     out.push_str(";)\n");
 }
 
-/// Pushes what GGF cannot keep from `record`.
-pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
-    if record.tags.round.is_some() {
-        out.push("the round");
+/// The GGF row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Ggf,
+    name: "ggf",
+    aliases: &[],
+    extensions: &["ggf"],
+    summary: "Generic Game Format of the GGS server: several games a file",
+    sniff,
+    open: |input| Box::new(Reader::new(input)),
+    text: Some(&Ggf),
+    writable: true,
+    carries_status: false,
+    loses: Features::of_list(&[
+        Feature::Round,
+        Feature::TheoreticalScore,
+        Feature::WinnerOnlyResult,
+    ]),
+    checks: &[
+        Check {
+            loss: "results with more than 64 discs",
+            applies: |g| disc_total(g).is_some_and(|n| n > 64),
+        },
+        Check {
+            loss: "disc counts of results with empty squares",
+            applies: |g| disc_total(g).is_some_and(|n| n < 64),
+        },
+        Check {
+            loss: "raw disc differences of unfinished games",
+            applies: |g| match g.record.result.map(|r| r.value) {
+                Some(ResultValue::RawMargin(raw)) => !raw_margin(g, raw).1,
+                _ => false,
+            },
+        },
+        Check {
+            loss: "results beyond 64 discs",
+            applies: |g| match g.record.result.map(|r| r.value) {
+                Some(ResultValue::Margin(m)) => !m.is_finite() || m.abs() > 64.0,
+                _ => false,
+            },
+        },
+        Check {
+            loss: "tags GGF cannot name",
+            applies: |g| {
+                g.record
+                    .tags
+                    .extra
+                    .iter()
+                    .any(|(name, _)| name != "TY" && name != "RE" && !writable_name(name))
+            },
+        },
+    ],
+};
+
+/// Black's and White's discs together, when the result is a disc count.
+fn disc_total(game: &Game<'_>) -> Option<u16> {
+    match game.record.result?.value {
+        ResultValue::Discs { black, white } => Some(u16::from(black) + u16::from(white)),
+        _ => None,
     }
-    if record.theoretical_black_score.is_some() {
-        out.push("the theoretical score");
-    }
-    if let Some(result) = record.result {
-        match result.value {
-            ResultValue::Winner(_) => out.push("results that name only the winner"),
-            ResultValue::Discs { black, white } => {
-                let discs = u16::from(black) + u16::from(white);
-                if discs > 64 {
-                    out.push("results with more than 64 discs");
-                } else if discs < 64 {
-                    out.push("disc counts of results with empty squares");
-                }
-            }
-            ResultValue::RawMargin(raw) => {
-                if !raw_margin(record, raw).1 {
-                    out.push("raw disc differences of unfinished games");
-                }
-            }
-            ResultValue::Margin(m) => {
-                if !m.is_finite() || m.abs() > 64.0 {
-                    out.push("results beyond 64 discs");
-                }
-            }
-        }
-    }
-    if record
-        .tags
-        .extra
-        .iter()
-        .any(|(name, _)| name != "TY" && name != "RE" && !writable_name(name))
-    {
-        out.push("tags GGF cannot name");
+}
+
+/// Writes GGF.
+struct Ggf;
+
+impl TextFormat for Ggf {
+    fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
+        let mut line = String::new();
+        write_game(game, &mut line);
+        out.extend_from_slice(line.as_bytes());
     }
 }
 
@@ -2102,7 +2127,7 @@ mod tests {
             )
         );
         let mut losses_found = Vec::new();
-        losses(&g, &mut losses_found);
+        losses_found.extend(crate::formats::Format::Ggf.losses_of(&g));
         assert_eq!(losses_found, ["disc counts of results with empty squares"]);
     }
 
@@ -2143,7 +2168,7 @@ mod tests {
             let text = written(&g);
             let at = text.find("RE[").unwrap();
             let mut found = Vec::new();
-            losses(&g, &mut found);
+            found.extend(crate::formats::Format::Ggf.losses_of(&g));
             (
                 text[at..at + text[at..].find(']').unwrap() + 1].to_owned(),
                 found,
@@ -2251,7 +2276,7 @@ mod tests {
         assert_eq!(back.tags.black, g.tags.black);
         assert!(back.moves.is_empty());
         let mut found = Vec::new();
-        losses(&g, &mut found);
+        found.extend(crate::formats::Format::Ggf.losses_of(&g));
         assert_eq!(
             found,
             ["the round", "the theoretical score", "tags GGF cannot name"]

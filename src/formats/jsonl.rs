@@ -8,11 +8,13 @@ use std::io::BufRead;
 
 use serde::{Deserialize, Serialize};
 
+use crate::formats::features::Features;
+use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::formats::lines::{Line, Lines, MAX_LINE};
 use crate::formats::transcript::{parse_line, LineContext};
-use crate::game::{Move, Replay};
+use crate::game::Move;
 use crate::record::{
-    GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, ResultValue, Rules, Token,
+    GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, Report, ResultValue, Rules, Token,
 };
 use crate::source::{ParseError, ReadError, Span};
 use crate::table::Game;
@@ -159,7 +161,7 @@ impl GameJson {
             black_rating: tags.black_rating.clone(),
             white_rating: tags.white_rating.clone(),
             tags: tags.extra.clone(),
-            plies: plies(record),
+            plies: plies(record, report),
             final_board: board_string(&finish.position),
         }
     }
@@ -246,32 +248,21 @@ impl GameJson {
 }
 
 /// The moves with colours, implicit passes inserted, notes attached.
-fn plies(record: &GameRecord) -> Vec<PlyJson> {
-    let colors = record.move_colors();
+fn plies(record: &GameRecord, report: &Report) -> Vec<PlyJson> {
     let mut out = Vec::with_capacity(record.moves.len() + 4);
-    let mut replay = Replay::new(record.start);
-    let mut replaying = true;
-    for (i, m) in record.moves.iter().enumerate() {
-        let color = colors.get(i).copied();
-        if replaying {
-            match m.token {
-                Token::Move(mv) => match replay.play(mv, m.color) {
-                    Ok(ply) if ply.implicit_pass => out.push(PlyJson {
-                        color: Some(ply.color.opponent()),
-                        mv: "pass".into(),
-                        implicit: true,
-                        ..PlyJson::default()
-                    }),
-                    Ok(_) => {}
-                    Err(_) => replaying = false,
-                },
-                Token::Unreadable => replaying = false,
-            }
+    for turn in record.plies(report) {
+        if turn.pass_before {
+            out.push(PlyJson {
+                color: Some(turn.color.opponent()),
+                mv: "pass".into(),
+                implicit: true,
+                ..PlyJson::default()
+            });
         }
-        let note = record.notes.get(i).copied().unwrap_or_default();
+        let note = record.notes.get(turn.index).copied().unwrap_or_default();
         out.push(PlyJson {
-            color,
-            mv: record.token_text(i),
+            color: Some(turn.color),
+            mv: record.token_text(turn.index),
             implicit: false,
             eval: note.eval,
             time: note.time,
@@ -280,15 +271,33 @@ fn plies(record: &GameRecord) -> Vec<PlyJson> {
     out
 }
 
-/// Writes one game as a line of JSON (with the newline).
-pub fn write_row(row: &Game<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
-    serde_json::to_writer(&mut *out, &GameJson::from_row(row))?;
-    out.push(b'\n');
-    Ok(())
-}
+/// The JSON Lines row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Jsonl,
+    name: "jsonl",
+    aliases: &["json", "ndjson", "json-lines"],
+    extensions: &["jsonl", "ndjson", "json"],
+    summary: "one JSON object a game: the table's fields, every move and tag",
+    sniff,
+    open: |input| Box::new(Reader::new(input)),
+    text: Some(&JsonLines),
+    writable: true,
+    carries_status: true,
+    // It keeps everything a record holds.
+    loses: Features::NONE,
+    checks: &[],
+};
 
-/// JSON Lines keeps everything a record holds.
-pub fn losses(_record: &GameRecord, _out: &mut Vec<&'static str>) {}
+/// Writes JSON Lines.
+struct JsonLines;
+
+impl TextFormat for JsonLines {
+    fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
+        // Serialising a plain struct to memory cannot fail.
+        let _ = serde_json::to_writer(&mut *out, &GameJson::from_row(game));
+        out.push(b'\n');
+    }
+}
 
 /// Whether the first bytes look like JSON Lines.
 #[must_use]
@@ -408,7 +417,7 @@ mod tests {
     fn round_trip(record: &GameRecord) -> GameRecord {
         let report = record.replay();
         let mut out = Vec::new();
-        write_row(&Game::new("x", record, &report), &mut out).unwrap();
+        JsonLines.write(&Game::new("x", record, &report), &mut out);
         let mut games: Vec<GameRecord> = Reader::new(out.as_slice()).map(|g| g.unwrap()).collect();
         assert_eq!(games.len(), 1);
         games.remove(0)

@@ -1,14 +1,24 @@
-//! Record formats: detection, positioned errors, readers and writers.
+//! Record formats: the table of formats, detection, and the two traits
+//! every reader and writer meets.
+//!
+//! A format is a row of [`FORMATS`]: its names and extensions, how its
+//! content is recognised, how a reader is opened, how games are written
+//! and what a written game loses. Reading yields [`GameRecord`]s
+//! ([`GameReader`]); writing takes replayed games ([`Game`]) through one
+//! trait, [`GameWriter`]. Text formats implement [`TextFormat`] — one game
+//! in, bytes out, no state — so the batch pipeline formats them in its
+//! worker threads; [`TextWriter`] makes any of them a `GameWriter`.
 
 use std::fmt;
 use std::io::BufRead;
 use std::path::Path;
 
-use crate::source::ReadError;
 use crate::table::Game;
 use crate::GameRecord;
 
 pub mod csv;
+pub mod features;
+mod format;
 pub mod ggf;
 pub mod jsonl;
 pub mod lines;
@@ -19,28 +29,24 @@ pub mod sheet;
 pub mod transcript;
 pub mod wthor;
 
-/// A game record format.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Format {
-    /// One game per line: `f5d6c3…`, with the variants of SPEC section 2.
-    Transcript,
-    /// The toolkit's CSV table; foreign tables with a moves column.
-    Csv,
-    /// One JSON object per game.
-    Jsonl,
-    /// The French federation's binary database (`.wtb`).
-    Wthor,
-    /// The Generic Game Format of the GGS server.
-    Ggf,
-    /// SGF with `GM[2]`.
-    Sgf,
-    /// PGN-style Othello records.
-    Pgn,
-    /// Positions: a board, the side to move, scored moves (read only).
-    Obf,
-    /// A 2-D score sheet: move numbers in an 8×8 grid.
-    Sheet,
-}
+pub use features::{Check, Feature, Features};
+pub use format::{
+    Format, FormatInfo, GameReader, GameWriter, OpenReader, Refusal, TextFormat, TextWriter,
+    UnknownFormat, WriteError,
+};
+
+/// Every format, in the order help texts list them.
+pub static FORMATS: [FormatInfo; 9] = [
+    transcript::INFO,
+    ggf::INFO,
+    sgf::INFO,
+    pgn::INFO,
+    wthor::INFO,
+    csv::INFO,
+    jsonl::INFO,
+    sheet::INFO,
+    obf::INFO,
+];
 
 impl Format {
     /// Every format, in the order help texts list them.
@@ -56,88 +62,55 @@ impl Format {
         Format::Obf,
     ];
 
-    /// The name used on the command line (`--from`, `--to`).
+    /// This format's row of [`FORMATS`].
     #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Format::Transcript => "transcript",
-            Format::Csv => "csv",
-            Format::Jsonl => "jsonl",
-            Format::Wthor => "wthor",
-            Format::Ggf => "ggf",
-            Format::Sgf => "sgf",
-            Format::Pgn => "pgn",
-            Format::Obf => "obf",
-            Format::Sheet => "sheet",
-        }
+    pub fn info(self) -> &'static FormatInfo {
+        // Every format has its row; the search cannot fail.
+        FORMATS
+            .iter()
+            .find(|i| i.format == self)
+            .unwrap_or(&FORMATS[0])
     }
 
-    /// Other names accepted on the command line.
-    const fn aliases(self) -> &'static [&'static str] {
-        match self {
-            Format::Transcript => &["txt", "text"],
-            Format::Csv => &[],
-            Format::Jsonl => &["json", "ndjson", "json-lines"],
-            Format::Wthor => &["wtb", "thor"],
-            Format::Ggf | Format::Sgf | Format::Pgn => &[],
-            Format::Obf => &[],
-            Format::Sheet => &["score-sheet"],
-        }
+    /// The name used on the command line (`--from`, `--to`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.info().name
     }
 
     /// The usual file extension.
     #[must_use]
-    pub const fn extension(self) -> &'static str {
-        match self {
-            Format::Transcript => "txt",
-            Format::Csv => "csv",
-            Format::Jsonl => "jsonl",
-            Format::Wthor => "wtb",
-            Format::Ggf => "ggf",
-            Format::Sgf => "sgf",
-            Format::Pgn => "pgn",
-            Format::Obf => "obf",
-            Format::Sheet => "sheet",
-        }
+    pub fn extension(self) -> &'static str {
+        self.info().extensions.first().copied().unwrap_or("")
     }
 
     /// The format a file name's extension says, if any.
     #[must_use]
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "txt" | "gam" | "tr" | "transcript" => Some(Format::Transcript),
-            "csv" => Some(Format::Csv),
-            "jsonl" | "ndjson" | "json" => Some(Format::Jsonl),
-            "wtb" => Some(Format::Wthor),
-            "ggf" => Some(Format::Ggf),
-            "sgf" => Some(Format::Sgf),
-            "pgn" => Some(Format::Pgn),
-            "obf" => Some(Format::Obf),
-            "sheet" => Some(Format::Sheet),
-            _ => None,
-        }
+        FORMATS
+            .iter()
+            .find(|i| i.extensions.contains(&ext.as_str()))
+            .map(|i| i.format)
     }
 
-    /// Guesses the format from the first bytes of the content.
+    /// Guesses the format from the first bytes of the content: the first
+    /// format in detection order that recognises them, else a transcript
+    /// when they are text.
     #[must_use]
     pub fn detect(head: &[u8]) -> Option<Format> {
-        if wthor::sniff(head) {
-            Some(Format::Wthor)
-        } else if ggf::sniff(head) {
-            Some(Format::Ggf)
-        } else if sgf::sniff(head) {
-            Some(Format::Sgf)
-        } else if pgn::sniff(head) {
-            Some(Format::Pgn)
-        } else if obf::sniff(head) {
-            Some(Format::Obf)
-        } else if sheet::sniff(head) {
-            Some(Format::Sheet)
-        } else if jsonl::sniff(head) {
-            Some(Format::Jsonl)
-        } else if csv::sniff(head) {
-            Some(Format::Csv)
+        const ORDER: [Format; 8] = [
+            Format::Wthor,
+            Format::Ggf,
+            Format::Sgf,
+            Format::Pgn,
+            Format::Obf,
+            Format::Sheet,
+            Format::Jsonl,
+            Format::Csv,
+        ];
+        if let Some(found) = ORDER.into_iter().find(|f| (f.info().sniff)(head)) {
+            Some(found)
         } else if looks_binary(head) {
             None
         } else {
@@ -146,111 +119,65 @@ impl Format {
     }
 
     /// Opens a reader of this format over `input` (a WTHOR reader without
-    /// names; see [`wthor::Reader::open`] for a file with its name files).
+    /// names; see [`wthor::Reader::new`] for one with them).
     pub fn reader<'a, R: BufRead + Send + 'a>(self, input: R) -> Box<dyn GameReader + 'a> {
-        match self {
-            Format::Wthor => Box::new(wthor::Reader::new(input, None)),
-            Format::Ggf => Box::new(ggf::Reader::new(input)),
-            Format::Sgf => Box::new(sgf::Reader::new(input)),
-            Format::Pgn => Box::new(pgn::Reader::new(input)),
-            Format::Obf => Box::new(obf::Reader::new(input)),
-            Format::Sheet => Box::new(sheet::Reader::new(input)),
-            Format::Transcript => Box::new(transcript::Reader::new(input)),
-            Format::Csv => Box::new(csv::Reader::new(input)),
-            Format::Jsonl => Box::new(jsonl::Reader::new(input)),
-        }
-    }
-
-    /// Whether games are written one after another as text (every
-    /// writable format but WTHOR, whose writer needs a seekable file and
-    /// name files).
-    #[must_use]
-    pub const fn is_text(self) -> bool {
-        !matches!(self, Format::Wthor | Format::Obf)
+        (self.info().open)(Box::new(input))
     }
 
     /// Whether kifu can write this format (OBF is read only).
     #[must_use]
-    pub const fn writable(self) -> bool {
-        !matches!(self, Format::Obf)
+    pub fn writable(self) -> bool {
+        self.info().writable
     }
 
-    /// What the format writes before the first game.
+    /// Whether games are written one after another as text.
     #[must_use]
-    pub fn header(self) -> Vec<u8> {
-        match self {
-            Format::Csv => {
-                let mut w = csv::Writer::new(Vec::new());
-                // Writing to a Vec cannot fail.
-                let _ = w.write_header();
-                w.into_inner().unwrap_or_default()
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// Writes replayed games in this format.
-    pub fn write_rows<'r>(
-        self,
-        rows: impl IntoIterator<Item = Game<'r>>,
-        out: &mut Vec<u8>,
-    ) -> std::io::Result<()> {
-        match self {
-            Format::Csv => {
-                let mut w = csv::Writer::new(std::mem::take(out));
-                for row in rows {
-                    w.write_row(&row)?;
-                }
-                *out = w.into_inner()?;
-            }
-            Format::Jsonl => {
-                for row in rows {
-                    jsonl::write_row(&row, out)?;
-                }
-            }
-            Format::Wthor | Format::Obf => {
-                return Err(std::io::Error::other(format!(
-                    "{self} is not written as rows of text"
-                )))
-            }
-            Format::Transcript | Format::Ggf | Format::Sgf | Format::Pgn | Format::Sheet => {
-                let write = match self {
-                    Format::Ggf => ggf::write_record,
-                    Format::Sgf => sgf::write_record,
-                    Format::Pgn => pgn::write_record,
-                    Format::Sheet => sheet::write_record,
-                    _ => transcript::write_record,
-                };
-                let mut text = String::new();
-                for row in rows {
-                    text.clear();
-                    write(row.record, &mut text);
-                    out.extend_from_slice(text.as_bytes());
-                }
-            }
-        }
-        Ok(())
+    pub fn is_text(self) -> bool {
+        self.info().text.is_some()
     }
 
     /// Whether the format records a game's status and error itself.
     #[must_use]
-    pub const fn carries_status(self) -> bool {
-        matches!(self, Format::Csv | Format::Jsonl)
+    pub fn carries_status(self) -> bool {
+        self.info().carries_status
     }
 
-    /// Pushes what this format cannot keep from `record`.
-    pub fn losses(self, record: &GameRecord, out: &mut Vec<&'static str>) {
-        match self {
-            Format::Transcript => transcript::losses(record, out),
-            Format::Csv => csv::losses(record, out),
-            Format::Jsonl => jsonl::losses(record, out),
-            Format::Wthor => wthor::losses(record, out),
-            Format::Ggf => ggf::losses(record, out),
-            Format::Sgf => sgf::losses(record, out),
-            Format::Pgn => pgn::losses(record, out),
-            Format::Sheet => sheet::losses(record, out),
-            Format::Obf => {}
+    /// What `game` loses when written in this format, each loss once.
+    pub fn losses(self, game: &Game<'_>, features: Features, out: &mut Vec<&'static str>) {
+        let info = self.info();
+        out.extend(features.and(info.loses).iter().map(Feature::loss));
+        out.extend(
+            info.checks
+                .iter()
+                .filter(|c| (c.applies)(game))
+                .map(|c| c.loss),
+        );
+    }
+
+    /// `records` written in this format, each replayed: the whole text of
+    /// a small file (`None` for a format not written as text).
+    #[must_use]
+    pub fn write_records(self, records: &[GameRecord]) -> Option<Vec<u8>> {
+        let text = self.info().text?;
+        let mut out = Vec::new();
+        text.header(&mut out);
+        for record in records {
+            let report = record.replay();
+            text.write(&Game::new("-", record, &report), &mut out);
         }
+        Some(out)
+    }
+
+    /// What `record` loses when written in this format (it is replayed
+    /// here; the batch pipeline uses [`Format::losses`] with the replay it
+    /// has).
+    #[must_use]
+    pub fn losses_of(self, record: &GameRecord) -> Vec<&'static str> {
+        let report = record.replay();
+        let game = Game::new("", record, &report);
+        let mut out = Vec::new();
+        self.losses(&game, Features::of(&game), &mut out);
+        out
     }
 }
 
@@ -261,19 +188,17 @@ impl fmt::Display for Format {
 }
 
 impl std::str::FromStr for Format {
-    type Err = String;
+    type Err = UnknownFormat;
 
-    fn from_str(s: &str) -> Result<Format, String> {
-        Format::ALL
-            .into_iter()
-            .find(|f| {
-                f.name().eq_ignore_ascii_case(s)
-                    || f.aliases().iter().any(|a| a.eq_ignore_ascii_case(s))
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        FORMATS
+            .iter()
+            .find(|i| {
+                i.name.eq_ignore_ascii_case(s)
+                    || i.aliases.iter().any(|a| a.eq_ignore_ascii_case(s))
             })
-            .ok_or_else(|| {
-                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-                format!("unknown format {s:?} (known: {})", names.join(", "))
-            })
+            .map(|i| i.format)
+            .ok_or_else(|| UnknownFormat { name: s.to_owned() })
     }
 }
 
@@ -297,6 +222,13 @@ fn looks_binary(head: &[u8]) -> bool {
     }
 }
 
+/// Writes a text format's games into a byte buffer: the [`TextFormat`] of
+/// `format`, for callers that format games themselves.
+#[must_use]
+pub fn text_format(format: Format) -> Option<&'static dyn TextFormat> {
+    format.info().text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,10 +250,23 @@ mod tests {
             assert_eq!(Format::detect(head), expected, "{head:?}");
         }
     }
+
+    #[test]
+    fn the_table_names_each_format_once() {
+        for (i, info) in FORMATS.iter().enumerate() {
+            assert_eq!(info.format, Format::ALL[i]);
+            assert_eq!(info.name.parse::<Format>(), Ok(info.format));
+            for alias in info.aliases {
+                assert_eq!(alias.parse::<Format>(), Ok(info.format));
+            }
+            for ext in info.extensions {
+                let path = format!("x.{}", ext.to_ascii_uppercase());
+                assert_eq!(Format::from_path(path.as_ref()), Some(info.format));
+            }
+            assert_eq!(
+                info.writable,
+                info.text.is_some() || info.format == Format::Wthor
+            );
+        }
+    }
 }
-
-/// A source of game records: each item is a game (possibly with a
-/// defect inside it) or a failure after which nothing more is read.
-pub trait GameReader: Iterator<Item = Result<GameRecord, ReadError>> + Send {}
-
-impl<T: Iterator<Item = Result<GameRecord, ReadError>> + Send> GameReader for T {}

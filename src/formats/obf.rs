@@ -20,6 +20,8 @@
 
 use std::io::BufRead;
 
+use crate::formats::features::Features;
+use crate::formats::format::{Format, FormatInfo};
 use crate::formats::lines::{Line, Lines};
 use crate::game::Move;
 use crate::record::Origin;
@@ -307,6 +309,22 @@ impl<R: BufRead> Iterator for Reader<R> {
         None
     }
 }
+
+/// The OBF row of the format table: read only.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Obf,
+    name: "obf",
+    aliases: &[],
+    extensions: &["obf"],
+    summary: "positions with scored moves (Edax's problems), read as start positions",
+    sniff,
+    open: |input| Box::new(Reader::new(input)),
+    text: None,
+    writable: false,
+    carries_status: false,
+    loses: Features::NONE,
+    checks: &[],
+};
 
 /// Whether the first bytes look like OBF: after comment lines, a line of
 /// 64 squares, the side to move, `;` and a scored move (`G8:+18`).

@@ -72,11 +72,14 @@
 use std::io::BufRead;
 use std::io::Read;
 
+use crate::formats::features::{Check, Feature, Features};
+use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::game::{Move, Winner};
 use crate::record::{
     MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
 use crate::source::{ParseError, ReadError, Span};
+use crate::table::Game;
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// Bytes of one game beyond which the rest of it is skipped (with a
@@ -437,7 +440,7 @@ enum TagResult {
     Unparsed,
 }
 
-struct Game {
+struct Draft {
     rec: GameRecord,
     started: bool,
     phase: Phase,
@@ -457,9 +460,9 @@ struct Game {
     seen: Vec<&'static str>,
 }
 
-impl Game {
-    fn new() -> Game {
-        Game {
+impl Draft {
+    fn new() -> Draft {
+        Draft {
             rec: GameRecord::default(),
             started: false,
             phase: Phase::Start,
@@ -1004,7 +1007,7 @@ impl<R: BufRead> Iterator for Reader<R> {
         if self.failed {
             return None;
         }
-        let mut game = Game::new();
+        let mut game = Draft::new();
         loop {
             let from = match self.cursor.take() {
                 Some(from) => from,
@@ -1133,6 +1136,13 @@ fn unreadable_word(text: &str) -> String {
 /// # Ok::<(), kifu::source::ReadError>(())
 /// ```
 pub fn write_record(record: &GameRecord, out: &mut String) {
+    let report = record.replay();
+    write_game(&Game::new("", record, &report), out);
+}
+
+/// Writes one replayed game (what [`write_record`] does after replaying).
+pub fn write_game(game: &Game<'_>, out: &mut String) {
+    let record = game.record;
     let t = &record.tags;
     let result = result_text(record.result.as_ref());
     let or = |v: &Option<String>, d: &'static str| v.clone().unwrap_or_else(|| d.to_owned());
@@ -1170,7 +1180,7 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
         push_tag(out, &tag_name(name), value);
     }
     out.push('\n');
-    let colors = record.move_colors();
+    let colors: Vec<Color> = record.plies(game.report).map(|t| t.color).collect();
     let mut words: Vec<String> = Vec::with_capacity(record.moves.len() * 3 / 2 + 1);
     let mut number = 0u32;
     let mut after_black = false;
@@ -1211,65 +1221,103 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
     out.push_str("\n\n");
 }
 
-/// Pushes what PGN cannot keep of `record`.
-pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
-    if record.moves.iter().any(|m| m.color.is_some()) {
-        // Colours matter where the replay cannot tell them: after an
-        // error. PGN keeps none, so compare with a colourless copy.
-        let mut plain = GameRecord::new(record.start);
-        plain.moves = record
-            .moves
-            .iter()
-            .map(|m| RecordedMove {
-                token: m.token,
-                color: None,
-            })
-            .collect();
-        plain.unreadable.clone_from(&record.unreadable);
-        if plain.move_colors() != record.move_colors() {
-            out.push("move colours after an illegal move");
+/// The PGN row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Pgn,
+    name: "pgn",
+    aliases: &[],
+    extensions: &["pgn"],
+    summary: "tag pairs and numbered move text, as Othello programs write PGN",
+    sniff,
+    open: |input| Box::new(Reader::new(input)),
+    text: Some(&Pgn),
+    writable: true,
+    carries_status: false,
+    loses: Features::of_list(&[Feature::RawMargin]),
+    checks: &[
+        Check {
+            loss: "move colours after an illegal move",
+            applies: colours_after_an_error,
+        },
+        Check {
+            loss: "results with more than 64 discs",
+            applies: |g| {
+                matches!(g.record.result.map(|r| r.value),
+                    Some(ResultValue::Discs { black, white }) if u16::from(black) + u16::from(white) > 64)
+            },
+        },
+        Check {
+            loss: "result margins that are not disc counts",
+            applies: |g| {
+                g.record.result.is_some_and(|r| {
+                    matches!(r.value, ResultValue::Margin(_)) && r.black_score().is_none()
+                })
+            },
+        },
+        Check {
+            loss: "line breaks in tag values",
+            applies: |g| {
+                let t = &g.record.tags;
+                [
+                    &t.event,
+                    &t.site,
+                    &t.date,
+                    &t.round,
+                    &t.black,
+                    &t.white,
+                    &t.black_rating,
+                    &t.white_rating,
+                ]
+                .iter()
+                .filter_map(|v| v.as_deref())
+                .chain(t.extra.iter().map(|(_, v)| v.as_str()))
+                .any(|v| v.contains(['\n', '\r']))
+            },
+        },
+        Check {
+            loss: "tag names that are not PGN tag names",
+            applies: |g| {
+                g.record
+                    .tags
+                    .extra
+                    .iter()
+                    .any(|(name, _)| tag_name(name) != *name)
+            },
+        },
+        Check {
+            loss: "the spelling of unreadable moves",
+            applies: |g| {
+                g.record
+                    .unreadable
+                    .iter()
+                    .any(|(_, text)| unreadable_word(text) != **text)
+            },
+        },
+    ],
+};
+
+/// Whether the record gives moves after an illegal one colours that PGN,
+/// which numbers moves and keeps no colours, would not give back.
+fn colours_after_an_error(game: &Game<'_>) -> bool {
+    let mut plain = None;
+    for turn in game.record.plies(game.report) {
+        let expected = plain.unwrap_or(turn.color);
+        if !turn.legal && turn.color != expected {
+            return true;
         }
+        plain = Some(expected.opponent());
     }
-    if let Some(result) = &record.result {
-        match result.value {
-            ResultValue::Discs { black, white } if u16::from(black) + u16::from(white) > 64 => {
-                out.push("results with more than 64 discs");
-            }
-            ResultValue::Margin(_) if result.black_score().is_none() => {
-                out.push("result margins that are not disc counts");
-            }
-            ResultValue::RawMargin(m) if m != 0 => out.push("raw disc differences of results"),
-            _ => {}
-        }
-    }
-    let t = &record.tags;
-    let values = [
-        &t.event,
-        &t.site,
-        &t.date,
-        &t.round,
-        &t.black,
-        &t.white,
-        &t.black_rating,
-        &t.white_rating,
-    ];
-    if values
-        .iter()
-        .filter_map(|v| v.as_deref())
-        .chain(t.extra.iter().map(|(_, v)| v.as_str()))
-        .any(|v| v.contains(['\n', '\r']))
-    {
-        out.push("line breaks in tag values");
-    }
-    if t.extra.iter().any(|(name, _)| tag_name(name) != *name) {
-        out.push("tag names that are not PGN tag names");
-    }
-    if record
-        .unreadable
-        .iter()
-        .any(|(_, text)| unreadable_word(text) != **text)
-    {
-        out.push("the spelling of unreadable moves");
+    false
+}
+
+/// Writes PGN.
+struct Pgn;
+
+impl TextFormat for Pgn {
+    fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
+        let mut text = String::new();
+        write_game(game, &mut text);
+        out.extend_from_slice(text.as_bytes());
     }
 }
 
@@ -1983,7 +2031,7 @@ mod tests {
         g.unreadable[0].1 = "a b{c}".into();
         assert_eq!(tokens(&one(&written(&g))), "f5 a_b_c_");
         let mut out = Vec::new();
-        losses(&g, &mut out);
+        out.extend(crate::formats::Format::Pgn.losses_of(&g));
         assert_eq!(out, ["the spelling of unreadable moves"]);
     }
 
@@ -1991,7 +2039,7 @@ mod tests {
     fn losses_name_what_pgn_cannot_keep() {
         let mut g = GameRecord::default();
         let mut out = Vec::new();
-        losses(&g, &mut out);
+        out.extend(crate::formats::Format::Pgn.losses_of(&g));
         assert!(out.is_empty());
         g.notes = vec![MoveNote {
             eval: None,
@@ -2002,7 +2050,7 @@ mod tests {
         g.tags
             .extra
             .push(("Time Control".to_owned(), "1".to_owned()));
-        losses(&g, &mut out);
+        out.extend(crate::formats::Format::Pgn.losses_of(&g));
         assert_eq!(
             out,
             [
@@ -2014,7 +2062,7 @@ mod tests {
         out.clear();
         g = GameRecord::default();
         g.result = Some(RecordedResult::new(ResultValue::RawMargin(-4)));
-        losses(&g, &mut out);
+        out.extend(crate::formats::Format::Pgn.losses_of(&g));
         assert_eq!(out, ["raw disc differences of results"]);
     }
 
@@ -2033,7 +2081,7 @@ mod tests {
             white: 40,
         }));
         let mut out = Vec::new();
-        losses(&g, &mut out);
+        out.extend(crate::formats::Format::Pgn.losses_of(&g));
         assert_eq!(
             out,
             [
@@ -2046,7 +2094,7 @@ mod tests {
         g.moves[1].color = Some(Color::White);
         out.clear();
         g.result = None;
-        losses(&g, &mut out);
+        out.extend(crate::formats::Format::Pgn.losses_of(&g));
         assert!(out.is_empty());
     }
 
@@ -2229,7 +2277,7 @@ mod tests {
                 assert_eq!(first.defect, None, "{text}");
                 assert_eq!(first.moves.len(), g.moves.len(), "{text}");
                 let mut lost = Vec::new();
-                losses(g, &mut lost);
+                lost.extend(crate::formats::Format::Pgn.losses_of(g));
                 if lost.is_empty() {
                     let mut expected = bare(g);
                     expected.defect = None;

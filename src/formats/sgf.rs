@@ -72,9 +72,12 @@
 use std::borrow::Cow;
 use std::io::{BufRead, ErrorKind};
 
+use crate::formats::features::{Check, Feature, Features};
+use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::game::{Move, Winner};
-use crate::record::{Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token};
+use crate::record::{Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Token};
 use crate::source::{ParseError, ReadError, Span};
+use crate::table::Game;
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// Bytes of one game beyond which the rest of it is skipped (with a
@@ -1333,6 +1336,13 @@ fn result_text(result: &RecordedResult) -> String {
 /// # Ok::<(), kifu::source::ReadError>(())
 /// ```
 pub fn write_record(record: &GameRecord, out: &mut String) {
+    let report = record.replay();
+    write_game(&Game::new("", record, &report), out);
+}
+
+/// Writes one replayed game (what [`write_record`] does after replaying).
+pub fn write_game(game: &Game<'_>, out: &mut String) {
+    let record = game.record;
     out.push_str("(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:");
     out.push_str(env!("CARGO_PKG_VERSION"));
     out.push_str("]\n");
@@ -1379,7 +1389,7 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
         out.push_str(&line);
         out.push('\n');
     }
-    let colors = record.move_colors();
+    let colors: Vec<Color> = record.plies(game.report).map(|t| t.color).collect();
     let side = record.start.side_to_move();
     let board = record.start.board();
     if *board != Board::START {
@@ -1440,50 +1450,79 @@ fn unreadable_value(text: &str) -> String {
     }
 }
 
-/// Pushes what SGF cannot keep of `record`.
-pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
-    if record
-        .notes
-        .iter()
-        .any(|n| n.eval.is_some() || n.time.is_some())
-    {
-        out.push("per-move evaluations and times");
-    }
-    if record.rules == Rules::Anti {
-        out.push("the anti-Othello rule");
-    }
-    if record.theoretical_black_score.is_some() {
-        out.push("the theoretical score");
-    }
-    if let Some(result) = &record.result {
-        match result.value {
-            ResultValue::Discs { black, white } if u16::from(black) + u16::from(white) != 64 => {
-                out.push("raw disc counts of results");
-            }
-            ResultValue::RawMargin(m) if m != 0 => out.push("raw disc differences of results"),
-            _ => {}
-        }
-        match (result.kind, result.value) {
-            (ResultKind::Resigned | ResultKind::Time, ResultValue::Winner(_)) => {}
-            (ResultKind::Resigned | ResultKind::Time, _) => {
-                out.push("the margin of a resigned or timed-out game");
-            }
-            (ResultKind::Mutual, _) => out.push("the agreed-score flag of results"),
-            (ResultKind::Score, _) => {}
-        }
-    }
-    if record
-        .unreadable
-        .iter()
-        .any(|(_, text)| unreadable_value(text) != **text)
-    {
-        out.push("the spelling of unreadable moves");
-    }
-    if record.tags.extra.iter().any(|(name, _)| {
-        let id = sgf_ident(name);
-        id != *name || STRUCTURAL.contains(&id.as_str())
-    }) {
-        out.push("tag names that are not SGF property names");
+/// The SGF row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Sgf,
+    name: "sgf",
+    aliases: &[],
+    extensions: &["sgf"],
+    summary: "Smart Game Format with GM[2]: game trees, main line read",
+    sniff,
+    open: |input| Box::new(Reader::new(input)),
+    text: Some(&Sgf),
+    writable: true,
+    carries_status: false,
+    loses: Features::of_list(&[
+        Feature::Evaluations,
+        Feature::Times,
+        Feature::AntiRules,
+        Feature::TheoreticalScore,
+        Feature::RawMargin,
+    ]),
+    checks: &[
+        Check {
+            loss: "raw disc counts of results",
+            applies: |g| {
+                matches!(g.record.result.map(|r| r.value),
+                    Some(ResultValue::Discs { black, white }) if u16::from(black) + u16::from(white) != 64)
+            },
+        },
+        Check {
+            loss: "the margin of a resigned or timed-out game",
+            applies: |g| {
+                g.record.result.is_some_and(|r| {
+                    matches!(r.kind, ResultKind::Resigned | ResultKind::Time)
+                        && !matches!(r.value, ResultValue::Winner(_))
+                })
+            },
+        },
+        Check {
+            loss: "the agreed-score flag of results",
+            applies: |g| {
+                g.record
+                    .result
+                    .is_some_and(|r| r.kind == ResultKind::Mutual)
+            },
+        },
+        Check {
+            loss: "the spelling of unreadable moves",
+            applies: |g| {
+                g.record
+                    .unreadable
+                    .iter()
+                    .any(|(_, text)| unreadable_value(text) != **text)
+            },
+        },
+        Check {
+            loss: "tag names that are not SGF property names",
+            applies: |g| {
+                g.record.tags.extra.iter().any(|(name, _)| {
+                    let id = sgf_ident(name);
+                    id != *name || STRUCTURAL.contains(&id.as_str())
+                })
+            },
+        },
+    ],
+};
+
+/// Writes SGF.
+struct Sgf;
+
+impl TextFormat for Sgf {
+    fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
+        let mut text = String::new();
+        write_game(game, &mut text);
+        out.extend_from_slice(text.as_bytes());
     }
 }
 
@@ -1514,6 +1553,7 @@ pub fn sniff(head: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::record::MoveNote;
+    use crate::Rules;
     use crate::Status;
 
     fn read(text: &str) -> Vec<GameRecord> {
@@ -2152,7 +2192,7 @@ mod tests {
             let back = one(&written(&g));
             assert_eq!(back.moves[1].token, Token::Unreadable);
             let mut out = Vec::new();
-            losses(&g, &mut out);
+            out.extend(crate::formats::Format::Sgf.losses_of(&g));
             assert_eq!(out.len(), usize::from(text != "zz"), "{text}");
         }
     }
@@ -2161,11 +2201,11 @@ mod tests {
     fn losses_name_what_sgf_cannot_keep() {
         let mut g = GameRecord::default();
         let mut out = Vec::new();
-        losses(&g, &mut out);
+        out.extend(crate::formats::Format::Sgf.losses_of(&g));
         assert!(out.is_empty());
         g.notes = vec![MoveNote {
             eval: Some(1.0),
-            time: None,
+            time: Some(2.0),
         }];
         g.rules = Rules::Anti;
         g.theoretical_black_score = Some(40);
@@ -2179,13 +2219,14 @@ mod tests {
         g.tags
             .extra
             .push(("TimeControl".to_owned(), "300".to_owned()));
-        losses(&g, &mut out);
+        out.extend(crate::formats::Format::Sgf.losses_of(&g));
         assert_eq!(
             out,
             [
-                "per-move evaluations and times",
-                "the anti-Othello rule",
                 "the theoretical score",
+                "per-move evaluations",
+                "per-move times",
+                "anti rules",
                 "raw disc counts of results",
                 "the margin of a resigned or timed-out game",
                 "tag names that are not SGF property names"

@@ -43,11 +43,14 @@
 
 use std::io::BufRead;
 
+use crate::formats::features::{Check, Feature, Features};
+use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::formats::lines::{Line as RawLine, Lines};
 use crate::game::Move;
 use crate::record::{Origin, RecordedMove, RecordedResult, Token};
 use crate::render::text::{sheet, Sheet, TextStyle};
 use crate::source::{ParseError, ReadError, Span};
+use crate::table::Game;
 use crate::{Bitboard, Board, Color, GameRecord, Position, Rules, Square};
 
 /// Most lines one sheet may take before the reader gives up on it.
@@ -756,34 +759,55 @@ pub fn sniff(head: &[u8]) -> bool {
     rows == 1
 }
 
-/// What a score sheet cannot keep from a record.
-pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
-    if !record.notes.is_empty() {
-        out.push("per-move evaluations and times");
-    }
-    if record
-        .moves
-        .iter()
-        .any(|m| m.token == Token::Move(Move::Pass))
-    {
-        out.push("explicit passes");
-    }
-    if record.moves.iter().any(|m| m.token == Token::Unreadable) {
-        out.push("unreadable moves");
-    }
-    let mut seen = record.start.board().black().0 | record.start.board().white().0;
-    let mut repeated = false;
-    for m in &record.moves {
-        if let Token::Move(Move::Play(sq)) = m.token {
-            repeated |= seen & sq.mask() != 0;
-            seen |= sq.mask();
-        }
-    }
-    if repeated {
-        out.push("moves on squares already taken");
-    }
-    if record.tags.extra.iter().any(|(k, v)| !writable_tag(k, v)) {
-        out.push("tags that are not one line");
+/// The score sheet row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Sheet,
+    name: "sheet",
+    aliases: &["score-sheet"],
+    extensions: &["sheet"],
+    summary: "2-D score sheets: move numbers in an 8x8 grid, as players write",
+    sniff,
+    open: |input| Box::new(Reader::new(input)),
+    text: Some(&SheetFormat),
+    writable: true,
+    carries_status: false,
+    loses: Features::of_list(&[
+        Feature::Evaluations,
+        Feature::Times,
+        Feature::ExplicitPasses,
+        Feature::UnreadableMoves,
+    ]),
+    checks: &[
+        Check {
+            loss: "moves on squares already taken",
+            applies: |g| {
+                let record = g.record;
+                let mut seen = record.start.board().black().0 | record.start.board().white().0;
+                record.moves.iter().any(|m| match m.token {
+                    Token::Move(Move::Play(sq)) => {
+                        let repeated = seen & sq.mask() != 0;
+                        seen |= sq.mask();
+                        repeated
+                    }
+                    _ => false,
+                })
+            },
+        },
+        Check {
+            loss: "tags that are not one line",
+            applies: |g| g.record.tags.extra.iter().any(|(k, v)| !writable_tag(k, v)),
+        },
+    ],
+};
+
+/// Writes score sheets.
+struct SheetFormat;
+
+impl TextFormat for SheetFormat {
+    fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
+        let mut text = String::new();
+        write_record(game.record, &mut text);
+        out.extend_from_slice(text.as_bytes());
     }
 }
 
@@ -1260,16 +1284,21 @@ mod tests {
     #[test]
     fn losses_name_what_a_sheet_cannot_hold() {
         let mut lost = Vec::new();
-        losses(&transcript(GAME), &mut lost);
+        lost.extend(crate::formats::Format::Sheet.losses_of(&transcript(GAME)));
         assert!(lost.is_empty());
         let mut r = transcript("f5 d6 pass c3 zz f5");
-        r.notes = vec![crate::MoveNote::default(); r.moves.len()];
+        let timed = crate::MoveNote {
+            eval: Some(0.5),
+            time: Some(1.5),
+        };
+        r.notes = vec![timed; r.moves.len()];
         r.tags.extra.push(("two\nlines".into(), "x".into()));
-        losses(&r, &mut lost);
+        lost.extend(crate::formats::Format::Sheet.losses_of(&r));
         assert_eq!(
             lost,
             [
-                "per-move evaluations and times",
+                "per-move evaluations",
+                "per-move times",
                 "explicit passes",
                 "unreadable moves",
                 "moves on squares already taken",

@@ -21,10 +21,13 @@ use nom::combinator::{map, not, peek, recognize, value};
 use nom::sequence::{pair, separated_pair, terminated};
 use nom::{IResult, Parser};
 
+use crate::formats::features::{Feature, Features};
+use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::formats::lines::{Line, Lines, MAX_LINE};
 use crate::game::{Move, Winner};
 use crate::record::{Origin, RecordedMove, RecordedResult, ResultValue, Token};
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
+use crate::table::Game;
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// One lexical item of a transcript line.
@@ -569,36 +572,45 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
-/// What a transcript cannot keep from a record.
-pub fn losses(record: &GameRecord, out: &mut Vec<&'static str>) {
-    let tags = &record.tags;
-    if tags.black.is_some() || tags.white.is_some() {
-        out.push("player names");
-    }
-    if tags.event.is_some() || tags.site.is_some() || tags.round.is_some() {
-        out.push("the event, site and round");
-    }
-    if tags.date.is_some() {
-        out.push("the date");
-    }
-    if tags.black_rating.is_some() || tags.white_rating.is_some() || !tags.extra.is_empty() {
-        out.push("ratings and other tags");
-    }
-    if record.result.is_some() || record.theoretical_black_score.is_some() {
-        out.push("the recorded result");
-    }
-    if !record.notes.is_empty() {
-        out.push("per-move evaluations and times");
-    }
-    if record
-        .moves
-        .iter()
-        .any(|m| m.token == Token::Move(Move::Pass))
-    {
-        out.push("explicit passes");
-    }
-    if record.rules != crate::Rules::Standard {
-        out.push("anti rules");
+/// The transcript row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Transcript,
+    name: "transcript",
+    aliases: &["txt", "text"],
+    extensions: &["txt", "gam", "tr", "transcript"],
+    summary: "one game per line: f5d6c3…, every variant seen in the wild",
+    // The format of last resort: any text that no other format claims.
+    sniff: |_| false,
+    open: |input| Box::new(Reader::new(input)),
+    text: Some(&Transcript),
+    writable: true,
+    carries_status: false,
+    loses: Features::of_list(&[
+        Feature::PlayerNames,
+        Feature::Event,
+        Feature::Site,
+        Feature::Round,
+        Feature::Date,
+        Feature::Ratings,
+        Feature::OtherTags,
+        Feature::Result,
+        Feature::TheoreticalScore,
+        Feature::Evaluations,
+        Feature::Times,
+        Feature::ExplicitPasses,
+        Feature::AntiRules,
+    ]),
+    checks: &[],
+};
+
+/// Writes transcripts.
+struct Transcript;
+
+impl TextFormat for Transcript {
+    fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
+        let mut line = String::new();
+        write_record(game.record, &mut line);
+        out.extend_from_slice(line.as_bytes());
     }
 }
 

@@ -3,7 +3,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{
+use crate::formats::wthor::header::{
     binary_error, count_mismatch, Header, HEADER_LEN, PLAYER_RECORD_LEN, TOURNAMENT_RECORD_LEN,
 };
 use crate::source::ParseError;

@@ -5,10 +5,10 @@ use std::io::{self, BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{
-    binary_error, count_mismatch, find_name_files, Header, Names, HEADER_LEN, MOVES_AT, MOVE_BYTES,
-    RECORD_LEN,
+use crate::formats::wthor::header::{
+    binary_error, count_mismatch, Header, HEADER_LEN, MOVES_AT, MOVE_BYTES, RECORD_LEN,
 };
+use crate::formats::wthor::names::{find_name_files, Names};
 use crate::game::Move;
 use crate::record::{Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Token};
 use crate::source::{MoveSpans, ReadError, Span};
@@ -369,5 +369,39 @@ impl<R: Read> Iterator for Reader<R> {
             &header,
             self.names.as_deref(),
         )))
+    }
+}
+
+/// Whether the first bytes look like a `.wtb` file: a plausible creation
+/// date, an 8×8 or 10×10 board size, a game type of 0 or 1, and when the
+/// first record is there, a score of at most 64 and a first move byte
+/// that is a square or 0.
+#[must_use]
+pub fn sniff(head: &[u8]) -> bool {
+    let Some(bytes) = head.first_chunk::<HEADER_LEN>() else {
+        return false;
+    };
+    let h = Header::from_bytes(bytes);
+    let (century, year, month, day) = h.created;
+    let plausible = century <= 99
+        && year <= 99
+        && (1..=12).contains(&month)
+        && (1..=31).contains(&day)
+        && matches!(h.board_size, 0 | 8 | 10)
+        && h.kind <= 1
+        && h.names == 0;
+    if !plausible {
+        return false;
+    }
+    if h.board_size == 10 || h.games == 0 {
+        return true;
+    }
+    match head.get(HEADER_LEN..HEADER_LEN + RECORD_LEN) {
+        Some(record) => {
+            let first = record.get(MOVES_AT).copied().unwrap_or(0);
+            record.get(6).is_some_and(|&s| s <= 64)
+                && (first == 0 || square_of_byte(first).is_some())
+        }
+        None => true,
     }
 }

@@ -6,14 +6,17 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::names::*;
-use super::read::*;
-use super::write::*;
-use super::*;
+use crate::formats::format::WriteError;
+use crate::formats::wthor::header::binary_error;
+use crate::formats::wthor::names::*;
+use crate::formats::wthor::read::*;
+use crate::formats::wthor::write::*;
+use crate::formats::wthor::*;
 use crate::game::Move;
 use crate::game::Winner;
 use crate::record::{
-    GameError, Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Rules, Tags, Token,
+    GameError, Origin, Quirk, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Tags,
+    Token,
 };
 use crate::source::ReadError;
 use crate::ReplayErrorKind;
@@ -981,33 +984,33 @@ fn losses_name_what_wthor_cannot_keep() {
         value: ResultValue::Winner(Winner::White),
         kind: ResultKind::Resigned,
     });
-    let mut out = Vec::new();
-    losses(&g, &mut out);
-    assert_eq!(
-        out,
-        [
-            "per-move evaluations",
-            "per-move times",
-            "the site",
-            "the round",
-            "player ratings",
-            "the exact date (only the year of the file)",
-            "other tags",
-            "the orientation of games not opening with f5",
-            "player names over 19 bytes",
-            "characters outside Latin-1 in names",
-            "how the game ended (resignation, time, agreement)",
-            "a result that is not a disc count",
-        ]
-    );
+    let mut out = crate::formats::Format::Wthor.losses_of(&g);
+    // Each is named once; the order is the catalogue's.
+    out.sort_unstable();
+    let mut expected = [
+        "per-move evaluations",
+        "per-move times",
+        "the site",
+        "the round",
+        "player ratings",
+        "the exact date (only the year of the file)",
+        "other tags",
+        "the orientation of games not opening with f5",
+        "player names over 19 bytes",
+        "characters outside Latin-1 in names",
+        "how the game ended (resignation, time, agreement)",
+        "a result that is not a disc count",
+    ];
+    expected.sort_unstable();
+    assert_eq!(out, expected);
     let mut plain = parse("f5d6");
     plain.tags.date = Some("1977".into());
     plain.tags.black = Some("Müller Jörg".into());
     let mut out = Vec::new();
-    losses(&plain, &mut out);
+    out.extend(crate::formats::Format::Wthor.losses_of(&plain));
     assert!(out.is_empty(), "{out:?}");
     let mut out = Vec::new();
-    losses(&parse("f5d6c5f6e7f4g5e6e3 1-0"), &mut out);
+    out.extend(crate::formats::Format::Wthor.losses_of(&parse("f5d6c5f6e7f4g5e6e3 1-0")));
     assert!(out.is_empty(), "complete games carry their winner: {out:?}");
 }
 

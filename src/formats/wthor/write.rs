@@ -3,55 +3,16 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Seek, SeekFrom, Write};
 
-use super::{
-    byte_of_square, decode_latin1, encode_latin1, Header, Names, HEADER_LEN, MOVES_AT, MOVE_BYTES,
-    PLAYER_RECORD_LEN, RECORD_LEN, TOURNAMENT_RECORD_LEN,
+use crate::formats::format::{GameWriter, Refusal, WriteError};
+use crate::formats::wthor::header::{
+    Header, HEADER_LEN, MOVES_AT, MOVE_BYTES, PLAYER_RECORD_LEN, RECORD_LEN, TOURNAMENT_RECORD_LEN,
 };
+use crate::formats::wthor::names::{decode_latin1, encode_latin1, Names};
+use crate::formats::wthor::read::byte_of_square;
 use crate::game::Move;
-use crate::record::{GameError, Report, Rules, Tags, Token};
+use crate::record::{Report, Rules, Tags, Token};
+use crate::table::Game;
 use crate::{GameRecord, Square, Status, Symmetry, Winner};
-
-/// Why a game cannot be stored in WTHOR.
-#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-pub enum Refusal {
-    /// WTHOR games start from the standard position.
-    #[error("non-standard start position")]
-    NonStandardStart,
-    /// WTHOR has no way to mark anti games.
-    #[error("anti rules")]
-    AntiRules,
-    /// A move token is not a square.
-    #[error("unreadable move {number}: {text}")]
-    Unreadable {
-        /// 1-based move token number.
-        number: usize,
-        /// The token as written.
-        text: String,
-    },
-    /// The game breaks the rules or could not be read to its end.
-    #[error("invalid game: {0}")]
-    Invalid(GameError),
-    /// More discs placed than a record holds.
-    #[error("{0} moves, more than 60")]
-    TooManyMoves(usize),
-    /// The id space of a name file is used up.
-    #[error("more than 65535 {0} names")]
-    TooManyNames(&'static str),
-    /// The game count of the header is used up.
-    #[error("more than 4294967295 games")]
-    TooManyGames,
-}
-
-/// A failure to write a game.
-#[derive(Debug, thiserror::Error)]
-pub enum WriteError {
-    /// The game cannot be stored; nothing was written.
-    #[error(transparent)]
-    Refused(#[from] Refusal),
-    /// The output failed.
-    #[error(transparent)]
-    Io(#[from] io::Error),
-}
 
 /// A game made ready for a record, names aside.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -571,4 +532,111 @@ pub fn write_name_file<W: Write>(
         out.write_all(&record)?;
     }
     out.flush()
+}
+
+/// The files of a written archive: each `.wtb` with its year (`None`: the
+/// one file without `--split-year`, or the undated games), the output and
+/// what was written.
+pub type WrittenFiles<W> = Vec<(Option<u16>, W, WriteStats)>;
+
+/// Writes games into WTHOR files through the one [`GameWriter`] shape:
+/// one file, or one per game year, all numbering names in one
+/// [`NameBook`]. `open` makes the output of a year (`None` for the one
+/// file, or for undated games when split) the first time a game needs it.
+///
+/// ```
+/// use std::io::Cursor;
+/// use kifu::formats::wthor::{ArchiveWriter, NameBook, WriterOptions};
+/// use kifu::formats::GameWriter;
+/// use kifu::formats::transcript::{parse_line, LineContext};
+/// use kifu::table::Game;
+///
+/// let ctx = LineContext { line: 1, byte: 0, index: 1 };
+/// let mut game = parse_line(b"f5d6c3", ctx).unwrap();
+/// game.tags.date = Some("2004.05.12".into());
+/// let report = game.replay();
+/// let mut writer = ArchiveWriter::new(WriterOptions::new(2026, 3, 1), NameBook::default(), true,
+///     |_year| Ok(Cursor::new(Vec::new())));
+/// writer.write(&Game::new("-", &game, &report))?;
+/// writer.finish()?;
+/// let (_book, files) = writer.into_parts();
+/// assert_eq!(files[0].0, Some(2004));
+/// assert_eq!(files[0].1.get_ref().len(), 16 + 68);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ArchiveWriter<W, F>
+where
+    W: Write + Seek,
+    F: FnMut(Option<u16>) -> io::Result<W>,
+{
+    options: WriterOptions,
+    book: NameBook,
+    split: bool,
+    open: F,
+    files: BTreeMap<Option<u16>, Writer<W>>,
+    written: WrittenFiles<W>,
+}
+
+impl<W, F> ArchiveWriter<W, F>
+where
+    W: Write + Seek,
+    F: FnMut(Option<u16>) -> io::Result<W>,
+{
+    /// Writes with these header options and names, into one file or, when
+    /// `split`, one file per game year.
+    pub fn new(options: WriterOptions, book: NameBook, split: bool, open: F) -> Self {
+        ArchiveWriter {
+            options,
+            book,
+            split,
+            open,
+            files: BTreeMap::new(),
+            written: Vec::new(),
+        }
+    }
+
+    /// The names and the written files, once finished.
+    pub fn into_parts(self) -> (NameBook, WrittenFiles<W>) {
+        (self.book, self.written)
+    }
+
+    fn file(&mut self, year: Option<u16>) -> io::Result<&mut Writer<W>> {
+        let key = if self.split { year } else { None };
+        if !self.files.contains_key(&key) {
+            let out = (self.open)(key)?;
+            let options = WriterOptions {
+                year: key.or(self.options.year),
+                ..self.options
+            };
+            self.files.insert(key, Writer::new(out, options)?);
+        }
+        // Inserted just above when missing.
+        self.files
+            .get_mut(&key)
+            .ok_or_else(|| io::Error::other("no WTHOR file for the game"))
+    }
+}
+
+impl<W, F> GameWriter for ArchiveWriter<W, F>
+where
+    W: Write + Seek,
+    F: FnMut(Option<u16>) -> io::Result<W>,
+{
+    fn write(&mut self, game: &Game<'_>) -> Result<(), WriteError> {
+        let encoded = encode(game.record, game.report, self.options.depth)?;
+        let ids = self.book.ids(&game.record.tags)?;
+        self.file(encoded.year)?.write_encoded(&encoded, ids)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        if self.files.is_empty() && self.written.is_empty() && !self.split {
+            // No game: still an (empty) file where one was asked for.
+            self.file(None)?;
+        }
+        for (year, writer) in std::mem::take(&mut self.files) {
+            let (out, stats) = writer.finish()?;
+            self.written.push((year, out, stats));
+        }
+        Ok(())
+    }
 }

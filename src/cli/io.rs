@@ -1,4 +1,5 @@
-//! Opening inputs: files or standard input, and choosing their format.
+//! What a command reads: the flags that name inputs, and opening them
+//! (files or standard input) in the right format.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -7,6 +8,57 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use kifu::formats::{wthor, Format, GameReader};
+
+/// How to read inputs: shared by every command that reads games.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SourceArgs {
+    /// Read every input as this format instead of guessing.
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<Format>,
+
+    /// Where to look for WTHOR player and tournament files: a folder, or a
+    /// .JOU/.TRN file and its pair (default: next to each .wtb file).
+    #[arg(long, value_name = "DIR|FILE")]
+    pub names: Option<PathBuf>,
+}
+
+/// The inputs of a batch command and how to run through them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct InputArgs {
+    /// Input files (`-` or none: standard input).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    #[command(flatten)]
+    pub source: SourceArgs,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
+
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl InputArgs {
+    /// The files to read: those given, or standard input.
+    pub fn files(&self) -> Vec<String> {
+        if self.files.is_empty() {
+            vec!["-".to_owned()]
+        } else {
+            self.files.clone()
+        }
+    }
+
+    /// The batch pipeline's settings.
+    pub fn options(&self) -> kifu::batch::Options {
+        kifu::batch::Options {
+            jobs: self.jobs,
+            ..kifu::batch::Options::default()
+        }
+    }
+}
 
 /// An opened input and its format.
 pub struct Input {
@@ -19,7 +71,7 @@ pub struct Input {
 
 /// Opens `name` (`-` is standard input) and settles its format: `--from`
 /// if given, else the extension, else the content.
-pub fn open(name: &str, from: Option<Format>) -> Result<Input> {
+pub fn open_input(name: &str, from: Option<Format>) -> Result<Input> {
     let (mut reader, size): (Box<dyn BufRead + Send>, Option<u64>) = if name == "-" {
         (
             Box::new(BufReader::with_capacity(1 << 16, io::stdin())),

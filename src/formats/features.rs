@@ -1,0 +1,292 @@
+//! What a record holds that not every format keeps.
+//!
+//! Each game's [`Features`] are found once, from the record and its
+//! replay; each format states as data which features it loses
+//! ([`super::FormatInfo::loses`]) and, for the few limits of its own
+//! syntax, a short list of named [`Check`]s. A converter names each loss
+//! once per run.
+
+use crate::game::Move;
+use crate::record::{ResultKind, ResultValue, Rules, Token};
+use crate::table::Game;
+use crate::{Square, Status};
+
+/// Something a record can hold that some format cannot keep.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Feature {
+    /// Black's or White's name.
+    PlayerNames,
+    /// The event or tournament.
+    Event,
+    /// The site or server.
+    Site,
+    /// The round.
+    Round,
+    /// The date.
+    Date,
+    /// A date that says more than a year.
+    ExactDate,
+    /// Player ratings.
+    Ratings,
+    /// Tags without a field of their own.
+    OtherTags,
+    /// A recorded result.
+    Result,
+    /// How the game ended: resigned, on time, agreed.
+    ResultKind,
+    /// A result that names only the winner.
+    WinnerOnlyResult,
+    /// A result that is not a disc count, in a game that did not end.
+    UnscoredResult,
+    /// Black's raw disc difference (Logistello's logbook).
+    RawMargin,
+    /// A theoretical score.
+    TheoreticalScore,
+    /// Per-move evaluations.
+    Evaluations,
+    /// Per-move times.
+    Times,
+    /// Passes written in the record.
+    ExplicitPasses,
+    /// Tokens that are neither a square nor a pass.
+    UnreadableMoves,
+    /// Anti rules (fewer discs wins).
+    AntiRules,
+    /// A first move other than f5 (WTHOR turns games to open with f5).
+    Orientation,
+    /// A player's name longer than 19 bytes of Latin-1.
+    LongPlayerNames,
+    /// An event's name longer than 25 bytes of Latin-1.
+    LongEventNames,
+    /// Names with characters outside Latin-1.
+    NonLatin1Names,
+}
+
+impl Feature {
+    /// Every feature.
+    pub const ALL: [Feature; 23] = [
+        Feature::PlayerNames,
+        Feature::Event,
+        Feature::Site,
+        Feature::Round,
+        Feature::Date,
+        Feature::ExactDate,
+        Feature::Ratings,
+        Feature::OtherTags,
+        Feature::Result,
+        Feature::ResultKind,
+        Feature::WinnerOnlyResult,
+        Feature::UnscoredResult,
+        Feature::RawMargin,
+        Feature::TheoreticalScore,
+        Feature::Evaluations,
+        Feature::Times,
+        Feature::ExplicitPasses,
+        Feature::UnreadableMoves,
+        Feature::AntiRules,
+        Feature::Orientation,
+        Feature::LongPlayerNames,
+        Feature::LongEventNames,
+        Feature::NonLatin1Names,
+    ];
+
+    /// What is lost, as a warning ends: `FORMAT cannot keep …`.
+    #[must_use]
+    pub const fn loss(self) -> &'static str {
+        match self {
+            Feature::PlayerNames => "player names",
+            Feature::Event => "the event",
+            Feature::Site => "the site",
+            Feature::Round => "the round",
+            Feature::Date => "the date",
+            Feature::ExactDate => "the exact date (only the year of the file)",
+            Feature::Ratings => "player ratings",
+            Feature::OtherTags => "other tags",
+            Feature::Result => "the recorded result",
+            Feature::ResultKind => "how the game ended (resignation, time, agreement)",
+            Feature::WinnerOnlyResult => "results that name only the winner",
+            Feature::UnscoredResult => "a result that is not a disc count",
+            Feature::RawMargin => "raw disc differences of results",
+            Feature::TheoreticalScore => "the theoretical score",
+            Feature::Evaluations => "per-move evaluations",
+            Feature::Times => "per-move times",
+            Feature::ExplicitPasses => "explicit passes",
+            Feature::UnreadableMoves => "unreadable moves",
+            Feature::AntiRules => "anti rules",
+            Feature::Orientation => "the orientation of games not opening with f5",
+            Feature::LongPlayerNames => "player names over 19 bytes",
+            Feature::LongEventNames => "event names over 25 bytes",
+            Feature::NonLatin1Names => "characters outside Latin-1 in names",
+        }
+    }
+
+    const fn bit(self) -> u32 {
+        1 << self as u8
+    }
+}
+
+/// A set of [`Feature`]s.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Features(u32);
+
+impl Features {
+    /// No feature.
+    pub const NONE: Features = Features(0);
+
+    /// The set of `list`.
+    #[must_use]
+    pub const fn of_list(list: &[Feature]) -> Features {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < list.len() {
+            bits |= list[i].bit();
+            i += 1;
+        }
+        Features(bits)
+    }
+
+    /// Adds one.
+    pub fn insert(&mut self, feature: Feature) {
+        self.0 |= feature.bit();
+    }
+
+    /// Whether `feature` is in the set.
+    #[must_use]
+    pub const fn contains(self, feature: Feature) -> bool {
+        self.0 & feature.bit() != 0
+    }
+
+    /// The features in both sets.
+    #[must_use]
+    pub const fn and(self, other: Features) -> Features {
+        Features(self.0 & other.0)
+    }
+
+    /// Whether the set is empty.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The features in the set, in [`Feature::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Feature> {
+        Feature::ALL.into_iter().filter(move |f| self.contains(*f))
+    }
+
+    /// What `game` holds.
+    #[must_use]
+    pub fn of(game: &Game<'_>) -> Features {
+        let record = game.record;
+        let tags = &record.tags;
+        let mut f = Features::NONE;
+        let mut set = |feature: Feature, present: bool| {
+            if present {
+                f.insert(feature);
+            }
+        };
+        set(
+            Feature::PlayerNames,
+            tags.black.is_some() || tags.white.is_some(),
+        );
+        set(Feature::Event, tags.event.is_some());
+        set(Feature::Site, tags.site.is_some());
+        set(Feature::Round, tags.round.is_some());
+        set(Feature::Date, tags.date.is_some());
+        set(
+            Feature::ExactDate,
+            tags.date.as_deref().is_some_and(|d| !is_bare_year(d)),
+        );
+        set(
+            Feature::Ratings,
+            tags.black_rating.is_some() || tags.white_rating.is_some(),
+        );
+        set(Feature::OtherTags, !tags.extra.is_empty());
+        if let Some(result) = record.result {
+            set(Feature::Result, true);
+            set(Feature::ResultKind, result.kind != ResultKind::Score);
+            set(
+                Feature::WinnerOnlyResult,
+                matches!(result.value, ResultValue::Winner(_)),
+            );
+            set(
+                Feature::UnscoredResult,
+                result.black_score().is_none() && game.status() == Status::Incomplete,
+            );
+            set(
+                Feature::RawMargin,
+                matches!(result.value, ResultValue::RawMargin(m) if m != 0),
+            );
+        }
+        set(
+            Feature::TheoreticalScore,
+            record.theoretical_black_score.is_some(),
+        );
+        set(
+            Feature::Evaluations,
+            record.notes.iter().any(|n| n.eval.is_some()),
+        );
+        set(
+            Feature::Times,
+            record.notes.iter().any(|n| n.time.is_some()),
+        );
+        let mut first = None;
+        for m in &record.moves {
+            match m.token {
+                Token::Move(Move::Pass) => set(Feature::ExplicitPasses, true),
+                Token::Move(Move::Play(sq)) => {
+                    first.get_or_insert(sq);
+                }
+                Token::Unreadable => set(Feature::UnreadableMoves, true),
+            }
+        }
+        set(
+            Feature::Orientation,
+            first.is_some_and(|sq| Some(sq) != Square::from_coords(5, 4)),
+        );
+        set(Feature::AntiRules, record.rules == Rules::Anti);
+        let players = [&tags.black, &tags.white];
+        set(
+            Feature::LongPlayerNames,
+            players
+                .iter()
+                .any(|n| n.as_deref().is_some_and(|n| n.chars().count() > 19)),
+        );
+        set(
+            Feature::LongEventNames,
+            tags.event
+                .as_deref()
+                .is_some_and(|n| n.chars().count() > 25),
+        );
+        set(
+            Feature::NonLatin1Names,
+            [&tags.black, &tags.white, &tags.event].iter().any(|n| {
+                n.as_deref()
+                    .is_some_and(|n| n.chars().any(|c| u32::from(c) > 0xFF || c == '\0'))
+            }),
+        );
+        f
+    }
+}
+
+/// Whether a date is a year alone (`2004`).
+fn is_bare_year(date: &str) -> bool {
+    let date = date.trim();
+    date.len() == 4 && date.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A limit of one format's syntax that a game may run into: what is lost
+/// and when.
+#[derive(Clone, Copy)]
+pub struct Check {
+    /// What is lost, as a warning ends: `FORMAT cannot keep …`.
+    pub loss: &'static str,
+    /// Whether `game` loses it.
+    pub applies: fn(&Game<'_>) -> bool,
+}
+
+impl std::fmt::Debug for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Check").field("loss", &self.loss).finish()
+    }
+}

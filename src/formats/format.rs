@@ -1,0 +1,218 @@
+//! What every format is made of: its identity, its row of data, and the
+//! shapes of its reader and writer. The formats build on this module; the
+//! table of all of them is in [`super`].
+
+use std::fmt;
+use std::io::{self, BufRead, Write};
+
+use crate::formats::features::{Check, Features};
+use crate::record::GameError;
+use crate::source::ReadError;
+use crate::table::Game;
+use crate::GameRecord;
+
+/// A game record format.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Format {
+    /// One game per line: `f5d6c3…`, with the variants of SPEC section 2.
+    Transcript,
+    /// The toolkit's CSV table; foreign tables with a moves column.
+    Csv,
+    /// One JSON object per game.
+    Jsonl,
+    /// The French federation's binary database (`.wtb`).
+    Wthor,
+    /// The Generic Game Format of the GGS server.
+    Ggf,
+    /// SGF with `GM[2]`.
+    Sgf,
+    /// PGN-style Othello records.
+    Pgn,
+    /// Positions: a board, the side to move, scored moves (read only).
+    Obf,
+    /// A 2-D score sheet: move numbers in an 8×8 grid.
+    Sheet,
+}
+
+/// Opens a reader over an input.
+pub type OpenReader = for<'a> fn(Box<dyn BufRead + Send + 'a>) -> Box<dyn GameReader + 'a>;
+
+/// One format, as data.
+pub struct FormatInfo {
+    /// The format.
+    pub format: Format,
+    /// The name used on the command line (`--from`, `--to`).
+    pub name: &'static str,
+    /// Other names accepted on the command line.
+    pub aliases: &'static [&'static str],
+    /// File extensions, lowercase, the usual one first.
+    pub extensions: &'static [&'static str],
+    /// What it is, in a few words.
+    pub summary: &'static str,
+    /// Whether the first bytes of an input are in this format.
+    pub sniff: fn(&[u8]) -> bool,
+    /// A reader over an input (a WTHOR reader without names; see
+    /// [`wthor::Reader::new`] for one with them).
+    pub open: OpenReader,
+    /// How games are written, when they are written as text.
+    pub text: Option<&'static dyn TextFormat>,
+    /// Whether kifu writes it (WTHOR, by [`wthor::ArchiveWriter`], needs a
+    /// file).
+    pub writable: bool,
+    /// Whether a written game keeps its status and error (an invalid game
+    /// is written as a row saying so).
+    pub carries_status: bool,
+    /// What a written game loses.
+    pub loses: Features,
+    /// The limits of its own syntax a game may run into.
+    pub checks: &'static [Check],
+}
+
+impl fmt::Debug for FormatInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FormatInfo")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The name is no format's.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("unknown format {name:?} (known: {})", Format::ALL.map(Format::name).join(", "))]
+pub struct UnknownFormat {
+    /// The name given.
+    pub name: String,
+}
+
+/// A source of game records: each item is a game (possibly with a
+/// defect inside it) or a failure after which nothing more is read.
+pub trait GameReader: Iterator<Item = Result<GameRecord, ReadError>> + Send {}
+
+impl<T: Iterator<Item = Result<GameRecord, ReadError>> + Send> GameReader for T {}
+
+/// Why a game cannot be stored in a format; nothing is written for it.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The format stores games from the standard position only.
+    #[error("non-standard start position")]
+    NonStandardStart,
+    /// The format has no way to mark anti games.
+    #[error("anti rules")]
+    AntiRules,
+    /// A move token is not a square.
+    #[error("unreadable move {number}: {text}")]
+    Unreadable {
+        /// 1-based move token number.
+        number: usize,
+        /// The token as written.
+        text: String,
+    },
+    /// The game breaks the rules or could not be read to its end.
+    #[error("invalid game: {0}")]
+    Invalid(GameError),
+    /// More discs placed than a record holds.
+    #[error("{0} moves, more than 60")]
+    TooManyMoves(usize),
+    /// The id space of a name file is used up.
+    #[error("more than 65535 {0} names")]
+    TooManyNames(&'static str),
+    /// The game count of the header is used up.
+    #[error("more than 4294967295 games")]
+    TooManyGames,
+}
+
+/// A failure to write a game.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The game cannot be stored; nothing was written.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// The output failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// Writes replayed games in one format: every format's writer.
+pub trait GameWriter {
+    /// Writes one game. A game the format cannot store is refused and
+    /// nothing is written for it.
+    fn write(&mut self, game: &Game<'_>) -> Result<(), WriteError>;
+
+    /// Completes the output: what comes after the last game, a header to
+    /// patch, side files. Nothing may be written after it.
+    fn finish(&mut self) -> io::Result<()>;
+
+    /// The text format whose games the caller may format itself (in
+    /// worker threads) and hand over with [`GameWriter::write_formatted`].
+    fn text(&self) -> Option<&'static dyn TextFormat> {
+        None
+    }
+
+    /// Writes games formatted by [`GameWriter::text`]'s format.
+    fn write_formatted(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let _ = bytes;
+        Err(io::Error::other("this writer formats its own games"))
+    }
+}
+
+/// A text format: each game becomes text on its own, so slices of games
+/// can be formatted in parallel and joined in order.
+pub trait TextFormat: Sync {
+    /// What comes before the first game (CSV's header row).
+    fn header(&self, _out: &mut Vec<u8>) {}
+
+    /// Appends one game.
+    fn write(&self, game: &Game<'_>, out: &mut Vec<u8>);
+}
+
+/// A [`GameWriter`] for a text format over any output.
+pub struct TextWriter<W: Write> {
+    format: &'static dyn TextFormat,
+    out: W,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> TextWriter<W> {
+    /// Starts writing `format` to `out` with its header; `None` when the
+    /// format is not written as text.
+    pub fn new(format: Format, mut out: W) -> io::Result<Option<TextWriter<W>>> {
+        let Some(text) = format.info().text else {
+            return Ok(None);
+        };
+        let mut buf = Vec::with_capacity(1 << 12);
+        text.header(&mut buf);
+        out.write_all(&buf)?;
+        buf.clear();
+        Ok(Some(TextWriter {
+            format: text,
+            out,
+            buf,
+        }))
+    }
+
+    /// The output.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+impl<W: Write> GameWriter for TextWriter<W> {
+    fn write(&mut self, game: &Game<'_>) -> Result<(), WriteError> {
+        self.buf.clear();
+        self.format.write(game, &mut self.buf);
+        self.out.write_all(&self.buf)?;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    fn text(&self) -> Option<&'static dyn TextFormat> {
+        Some(self.format)
+    }
+
+    fn write_formatted(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)
+    }
+}
