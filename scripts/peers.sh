@@ -3,7 +3,7 @@
 # crates.io crates wthor (reading), magpie (replay) and csv (writing), written
 # the straightforward way a Rust user would without kifu. Both turn big.wtb
 # (scripts/bench-data.sh) into CSV, RUNS times each, alternately; prints every
-# run, the medians and the ratio.
+# run, the medians and the ratios (wall time and CPU time).
 # Usage: scripts/peers.sh [RUNS]   (default 3; KIFU=path times another kifu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -127,7 +127,7 @@ time_run() {
   tail -n 1 "$peers/time.txt" | awk -v name="$name" -v games="$games" '{
     printf "%-4s %6.2f s %10.0f games/s   cpu %6.2f s   peak RSS %4.0f MB\n",
       name, $1, games / $1, $2 + $3, $4 / 1024 }'
-  echo "$name $(tail -n 1 "$peers/time.txt" | cut -d' ' -f1)" >>"$peers/times"
+  tail -n 1 "$peers/time.txt" | awk -v name="$name" '{ print name, $1, $2 + $3 }' >>"$peers/times"
 }
 rm -f "$peers/times"
 for _ in $(seq "$runs"); do
@@ -135,7 +135,10 @@ for _ in $(seq "$runs"); do
   time_run peer "$peer" "$data/big.wtb" "$peers/peer.csv"
 done
 echo "rows: kifu $(($(wc -l <"$peers/kifu.csv") - 1)), peer $(($(wc -l <"$peers/peer.csv") - 1)), games $games"
-median() { grep "^$1 " "$peers/times" | cut -d' ' -f2 | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-awk -v k="$(median kifu)" -v p="$(median peer)" \
-  'BEGIN { printf "median: kifu %.2f s, peer %.2f s: kifu takes 1/%.1f of the peer'"'"'s time\n", k, p, p / k }'
+# median NAME COLUMN: the median wall (2) or CPU (3) seconds of NAME's runs.
+median() { grep "^$1 " "$peers/times" | cut -d' ' -f"$2" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+for what in wall:2 cpu:3; do
+  awk -v w="${what%:*}" -v k="$(median kifu "${what#*:}")" -v p="$(median peer "${what#*:}")" \
+    'BEGIN { printf "median %s: kifu %.2f s, peer %.2f s: the peer takes %.1fx kifu'"'"'s time\n", w, k, p, p / k }'
+done
 rm -f "$peers/kifu.csv" "$peers/peer.csv"
