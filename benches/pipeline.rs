@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! KIFU_CORPUS=/path/to/corpus cargo bench --bench pipeline
+//! KIFU_BENCH_CLOCK=cpu KIFU_CORPUS=/path/to/corpus cargo bench --bench pipeline
 //! ```
 //!
 //! - `pipeline/wthor_to_csv`: the federation games of `wthor/WTH_*.wtb`
@@ -17,6 +18,10 @@
 //! Throughput is given in games and in input bytes per second. The times
 //! are wall-clock, since with two workers the elapsed time is what counts;
 //! on a machine shared with other work, compare the ranges of several runs.
+//! `KIFU_BENCH_CLOCK=cpu` times the CPU time of the whole process instead
+//! (every thread of the pipeline; 64-bit Linux), which other work disturbs
+//! far less: those results are named `pipeline_cpu/…` and
+//! `pipeline_1job_cpu/…`, and their throughput is per CPU-second.
 //! Skips with a message when the corpus is absent.
 
 use std::hint::black_box;
@@ -24,7 +29,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{Criterion, SamplingMode, Throughput};
 use kifu::batch::{self, Options, Tally};
 use kifu::formats::{wthor, Format, GameReader};
 use kifu::table::Row;
@@ -182,20 +188,15 @@ fn inputs(dir: &Path) -> Vec<Input> {
     ]
 }
 
-fn pipeline(c: &mut Criterion) {
-    let Some(dir) = corpus() else {
-        eprintln!("corpus not found (set KIFU_CORPUS): skipping the pipeline benchmarks");
-        return;
-    };
-    let inputs = inputs(&dir);
+fn bench<M: Measurement>(c: &mut Criterion<M>, inputs: &[Input], suffix: &str) {
     for (group, jobs) in [("pipeline", 2), ("pipeline_1job", 1)] {
-        let mut group = c.benchmark_group(group);
+        let mut group = c.benchmark_group(format!("{group}{suffix}"));
         // One conversion takes tens of milliseconds: time whole ones.
         group.sampling_mode(SamplingMode::Flat);
         group.sample_size(20);
         group.warm_up_time(Duration::from_secs(1));
         group.measurement_time(Duration::from_secs(5));
-        for input in &inputs {
+        for input in inputs {
             let (csv, tally) = to_csv(input, jobs);
             if jobs == 2 {
                 eprintln!(
@@ -221,5 +222,90 @@ fn pipeline(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, pipeline);
-criterion_main!(benches);
+/// CPU time of the whole process, every thread.
+struct ProcessTime;
+
+impl Measurement for ProcessTime {
+    type Intermediate = Duration;
+    type Value = Duration;
+
+    fn start(&self) -> Duration {
+        process_cpu_time()
+    }
+
+    fn end(&self, start: Duration) -> Duration {
+        process_cpu_time().saturating_sub(start)
+    }
+
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, as for wall-clock time.
+        const WALL: &WallTime = &WallTime;
+        WALL.formatter()
+    }
+}
+
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn process_cpu_time() -> Duration {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` from the C library std links, with a
+    // `struct timespec` laid out as on 64-bit Linux.
+    let rc = unsafe { clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
+    Duration::new(
+        u64::try_from(t.tv_sec).unwrap_or(0),
+        u32::try_from(t.tv_nsec).unwrap_or(0),
+    )
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn process_cpu_time() -> Duration {
+    unreachable!("process CPU time is only read on 64-bit Linux")
+}
+
+fn main() {
+    let Some(dir) = corpus() else {
+        eprintln!("corpus not found (set KIFU_CORPUS): skipping the pipeline benchmarks");
+        return;
+    };
+    let inputs = inputs(&dir);
+    let cpu = std::env::var("KIFU_BENCH_CLOCK").is_ok_and(|v| v == "cpu");
+    if cpu && cfg!(all(target_os = "linux", target_pointer_width = "64")) {
+        eprintln!("timing the CPU time of the process (KIFU_BENCH_CLOCK=cpu)");
+        let mut c = Criterion::default()
+            .with_measurement(ProcessTime)
+            .configure_from_args();
+        bench(&mut c, &inputs, "_cpu");
+        c.final_summary();
+    } else {
+        if cpu {
+            eprintln!("note: process CPU time needs 64-bit Linux; timing wall-clock time");
+        }
+        let mut c = Criterion::default().configure_from_args();
+        bench(&mut c, &inputs, "");
+        c.final_summary();
+    }
+}
