@@ -26,12 +26,12 @@ def repeat(lines, out):
             f.write(block)
             written += len(block)
 ggf = [l for l in (corpus / "ggf" / "ntest-TestGames.ggf").read_text().splitlines() if l.strip()]
-repeat(ggf, data / "big.ggf")
+repeat(ggf, data / "mem.ggf")
 moves = (corpus / "csv" / "othello_dataset.csv").read_text().splitlines()[1:]
-repeat([m.split(",")[2] for m in moves], data / "big.txt")
+repeat([m.split(",")[2] for m in moves], data / "mem.txt")
 PY
 
-for input in "$data/big.ggf" "$data/big.txt"; do
+for input in "$data/mem.ggf" "$data/mem.txt"; do
   bytes=$(stat -c %s "$input")
   /usr/bin/time -f "%e %M" -o "$data/time.txt" \
     target/release/kifu convert --quiet "$input" --to csv -o "$data/out.csv" 2> "$data/summary.txt" || true
