@@ -32,9 +32,7 @@ use std::time::Duration;
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, SamplingMode, Throughput};
 use kifu::batch::{self, Options, Tally};
-use kifu::formats::{wthor, Format, GameReader};
-use kifu::table::Row;
-use kifu::{GameRecord, Report};
+use kifu::formats::{wthor, Format, GameReader, TextWriter};
 
 // The allocator of the kifu binary (src/main.rs), so that the pipeline
 // allocates here as it does in `kifu convert`.
@@ -54,12 +52,10 @@ struct Input {
     names: Option<Arc<wthor::Names>>,
 }
 
-/// Converts `input` to CSV bytes the way `kifu convert --to csv` does
-/// (src/cli/convert.rs and src/cli/run.rs): `batch::run` over the input's
-/// reader, `replay()` of each game, the rows written by `Format::Csv` and
-/// what CSV cannot keep counted, slice by slice, appended in order.
-/// Everything timed goes through here: when the library gets a conversion
-/// function of its own, only this function changes.
+/// Converts `input` to CSV bytes the way `kifu convert --to csv` does:
+/// `kifu::batch::convert` over the input's reader into a CSV writer (each
+/// game replayed once, rows formatted in the workers, what CSV cannot keep
+/// counted). Everything timed goes through here.
 fn to_csv(input: &Input, jobs: usize) -> (Vec<u8>, Tally) {
     let reader: Box<dyn GameReader + '_> = match input.format {
         Format::Wthor => Box::new(wthor::Reader::new(&input.bytes[..], input.names.clone())),
@@ -69,39 +65,16 @@ fn to_csv(input: &Input, jobs: usize) -> (Vec<u8>, Tally) {
         jobs,
         ..Options::default()
     };
-    let work = |games: Vec<GameRecord>| {
-        let mut tally = Tally::default();
-        let replayed: Vec<(GameRecord, Report)> = games
-            .into_iter()
-            .map(|g| {
-                let report = g.replay();
-                tally.add(report.status());
-                (g, report)
-            })
-            .collect();
-        let mut bytes = Vec::new();
-        let rows = replayed.iter().map(|(g, r)| Row::new(input.source, g, r));
-        Format::Csv
-            .write_rows(rows, &mut bytes)
-            .expect("CSV rows to memory");
-        let (mut lost, mut losses) = (Vec::new(), 0);
-        for (game, _) in &replayed {
-            lost.clear();
-            Format::Csv.losses(game, &mut lost);
-            losses += lost.len();
-        }
-        (bytes, tally, losses)
-    };
-    let mut csv = Format::Csv.header();
+    let mut writer = TextWriter::new(Format::Csv, Vec::new())
+        .expect("writing to memory")
+        .expect("CSV is text");
     let mut total = Tally::default();
-    batch::run(reader, &options, work, |(bytes, tally, losses)| {
-        csv.extend_from_slice(&bytes);
-        total.merge(&tally);
-        black_box(losses);
-        Ok(())
+    batch::convert(reader, input.source, Format::Csv, &mut writer, &options, |slice| {
+        total.merge(&slice.tally);
+        black_box(slice.losses.len());
     })
     .expect("the corpus games convert");
-    (csv, total)
+    (writer.into_inner(), total)
 }
 
 fn corpus() -> Option<PathBuf> {
