@@ -35,6 +35,7 @@ mod record;
 pub mod render;
 pub mod repair;
 mod square;
+mod symmetry;
 pub mod table;
 #[cfg(test)]
 mod testkit;
@@ -47,3 +48,4 @@ pub use record::{
     RecordedResult, Report, ResultKind, ResultValue, Rules, Span, Tags, Token,
 };
 pub use square::{ParseSquareError, Square, Symmetry};
+pub use symmetry::{CanonicalKey, MoveListKey};

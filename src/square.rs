@@ -179,17 +179,11 @@ impl Symmetry {
         }
     }
 
-    /// Maps every square of a bitboard.
+    /// Maps every square of a bitboard, with a few shifts and masks rather
+    /// than a loop over the squares.
     #[must_use]
-    pub fn apply(self, bits: u64) -> u64 {
-        let mut out = 0u64;
-        let mut rest = bits;
-        while rest != 0 {
-            let index = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            out |= Square(index).transform(self).mask();
-        }
-        out
+    pub const fn apply(self, bits: u64) -> u64 {
+        crate::symmetry::transform_bits(bits, self)
     }
 }
 
