@@ -31,6 +31,7 @@ mod bitboard;
 mod board;
 pub mod formats;
 mod game;
+mod openings;
 mod query;
 mod record;
 pub mod render;
@@ -44,6 +45,7 @@ mod testkit;
 pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, Position};
 pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner};
+pub use openings::{Opening, OpeningClassifier, Openings, OpeningsError};
 pub use query::{Hit, PositionQuery, QueryError};
 pub use record::{
     GameError, GameRecord, MoveLayout, MoveNote, Origin, ParseResultError, RecordedMove,
