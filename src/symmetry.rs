@@ -4,8 +4,8 @@
 //! A symmetry maps square `(column, row)` as [`Square::transform`] says.
 //! On a bitboard (`a1` = bit 0, `h1` = bit 7, `a8` = bit 56) the row
 //! reflection is a byte swap, the column reflection reverses the bits of
-//! every byte, the half turn reverses all 64 bits and the diagonal
-//! reflection is three delta swaps; the rest are compositions of those.
+//! every byte and the diagonal reflection is three delta swaps; the
+//! other five are compositions of those.
 
 use crate::{Color, Position, Square, Symmetry};
 
@@ -55,31 +55,32 @@ pub(crate) const fn transform_bits(bits: u64, symmetry: Symmetry) -> u64 {
     match symmetry {
         Symmetry::Identity => bits,
         Symmetry::Rotate90 => mirror_columns(transpose(bits)),
-        Symmetry::Rotate180 => bits.reverse_bits(),
+        Symmetry::Rotate180 => mirror_columns(bits).swap_bytes(),
         Symmetry::Rotate270 => flip_rows(transpose(bits)),
         Symmetry::FlipVertical => mirror_columns(bits),
         Symmetry::FlipHorizontal => flip_rows(bits),
         Symmetry::FlipDiagonal => transpose(bits),
-        Symmetry::FlipAntiDiagonal => transpose(bits).reverse_bits(),
+        Symmetry::FlipAntiDiagonal => mirror_columns(transpose(bits)).swap_bytes(),
     }
 }
 
 /// The images of `bits` under all eight symmetries, in the order of
-/// [`Symmetry::ALL`]. One transpose and one mirror serve all eight.
+/// [`Symmetry::ALL`]. One transpose and two mirrors serve all eight.
 #[inline]
 #[must_use]
 pub(crate) const fn images(bits: u64) -> [u64; 8] {
     let t = transpose(bits);
     let m = mirror_columns(bits);
+    let mt = mirror_columns(t);
     [
         bits,
-        mirror_columns(t),
+        mt,
         m.swap_bytes(),
         t.swap_bytes(),
         m,
         bits.swap_bytes(),
         t,
-        t.reverse_bits(),
+        mt.swap_bytes(),
     ]
 }
 
@@ -107,15 +108,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn canonical_key(&self) -> CanonicalKey {
-        let (x, y) = encode(self);
-        let (xs, ys) = (images(x), images(y));
-        let mut best = pair(xs[0], ys[0]);
-        let mut i = 1;
-        while i < 8 {
-            best = best.min(pair(xs[i], ys[i]));
-            i += 1;
-        }
-        CanonicalKey(best)
+        self.canonical().0
     }
 
     /// The canonical key and the symmetry that maps this position to its
@@ -231,11 +224,11 @@ const SQUARE_IMAGES: [[u8; 64]; 8] = {
 /// by square by a symmetry, equals the other.
 ///
 /// Fed one square at a time (passes left out), it follows the
-/// orientation in which the list is smallest move by move, so it keeps
-/// one packed copy of the list rather than eight; usually one
-/// orientation is left after the first move. The key hashes that copy
-/// into 128 bits. Whether two games also share their start position is
-/// the caller's to check.
+/// orientation in which the list is smallest move by move, so it hashes
+/// one image of the list rather than eight; usually one orientation is
+/// left after the first move or two, and a square costs a table look-up
+/// and a shift. The key is 128 bits. Whether two games also share their
+/// start position is the caller's to check.
 ///
 /// ```
 /// use kifu::{MoveListKey, Square};
@@ -256,10 +249,10 @@ pub struct MoveListKey {
     /// list so far maps to its smallest image.
     candidates: u8,
     len: u32,
-    /// The smallest image, 6 bits a square, ten squares a word (the
-    /// length tells a1 from no square); squares past 70 are folded into
-    /// the last word.
-    words: [u64; 7],
+    /// The last squares of the smallest image, 6 bits each, up to ten.
+    pending: u64,
+    /// The earlier squares, hashed ten at a time.
+    hash: (u64, u64),
 }
 
 impl Default for MoveListKey {
@@ -275,7 +268,8 @@ impl MoveListKey {
         MoveListKey {
             candidates: 0xff,
             len: 0,
-            words: [0; 7],
+            pending: 0,
+            hash: (0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344),
         }
     }
 
@@ -283,6 +277,23 @@ impl MoveListKey {
     #[inline]
     pub fn push(&mut self, square: Square) {
         let index = square.index() & 63;
+        let image = if self.candidates.is_power_of_two() {
+            // One orientation left, as after the first move or two of
+            // most games.
+            SQUARE_IMAGES[self.candidates.trailing_zeros() as usize & 7][index]
+        } else {
+            self.narrow(index)
+        };
+        self.pending = (self.pending << 6) | u64::from(image);
+        self.len += 1;
+        if self.len % 10 == 0 {
+            self.fold();
+        }
+    }
+
+    /// Keeps the orientations in which the square is smallest; returns
+    /// its image.
+    fn narrow(&mut self, index: usize) -> u8 {
         let mut rest = self.candidates;
         let mut smallest = u8::MAX;
         let mut keep = 0u8;
@@ -299,26 +310,24 @@ impl MoveListKey {
             }
         }
         self.candidates = keep;
-        let code = u64::from(smallest);
-        let n = self.len as usize;
-        if n < 70 {
-            self.words[n / 10] |= code << (6 * (n % 10));
-        } else {
-            self.words[6] = mix(self.words[6] ^ code);
-        }
-        self.len += 1;
+        smallest
+    }
+
+    fn fold(&mut self) {
+        let (high, low) = self.hash;
+        let high = mix(high ^ self.pending);
+        self.hash = (high, mix(low.rotate_left(23) ^ self.pending ^ high));
+        self.pending = 0;
     }
 
     /// The 128-bit key of the list so far.
     #[must_use]
     pub fn finish(&self) -> u128 {
-        let mut high = 0x243f_6a88_85a3_08d3 ^ u64::from(self.len);
-        let mut low = 0x1319_8a2e_0370_7344u64;
-        for &word in &self.words {
-            high = mix(high ^ word);
-            low = mix(low.rotate_left(23) ^ word ^ high);
-        }
-        pair(high, low)
+        // The length tells a1 (0) from no square.
+        let mut last = self.clone();
+        last.pending ^= u64::from(self.len) << 54;
+        last.fold();
+        pair(last.hash.0, last.hash.1)
     }
 }
 
@@ -525,41 +534,5 @@ mod tests {
         let d6: Square = "d6".parse().unwrap();
         assert_ne!(list_key(&[f5]), list_key(&[f5, d6]));
         assert_ne!(list_key(&[]), list_key(&[Square::new(0).unwrap()]));
-    }
-
-    /// Timings in release mode:
-    /// `cargo test --release --lib symmetry::tests::timing -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn timing() {
-        use std::hint::black_box;
-        use std::time::Instant;
-        let positions = random_positions(1, 2000);
-        let rounds = 50;
-        let started = Instant::now();
-        let mut sum = 0u128;
-        for _ in 0..rounds {
-            for pos in &positions {
-                sum = sum.wrapping_add(black_box(pos).canonical_key().0);
-            }
-        }
-        let n = (rounds * positions.len()) as f64;
-        let ns = started.elapsed().as_nanos() as f64 / n;
-        eprintln!("canonical_key: {ns:.1} ns per position ({sum:x})");
-        let started = Instant::now();
-        for _ in 0..rounds {
-            for pos in &positions {
-                sum = sum.wrapping_add(black_box(pos).canonical().0 .0);
-            }
-        }
-        let ns = started.elapsed().as_nanos() as f64 / n;
-        eprintln!("canonical (with symmetry): {ns:.1} ns per position ({sum:x})");
-        let list: Vec<Square> = Square::all().take(60).collect();
-        let started = Instant::now();
-        for _ in 0..100_000 {
-            sum = sum.wrapping_add(list_key(black_box(&list)));
-        }
-        let ns = started.elapsed().as_nanos() as f64 / 100_000.0;
-        eprintln!("move list key: {ns:.1} ns per 60-move list ({sum:x})");
     }
 }
