@@ -219,15 +219,15 @@ impl PositionQuery {
         self.discs
     }
 
-    /// The image of the target the board `(black, white)` is, if any.
+    /// The image of the target this board is, if any.
     #[inline]
-    fn image(&self, black: u64, white: u64) -> Option<usize> {
-        if (black | white).count_ones() != self.discs {
+    fn image(&self, board: &Board) -> Option<usize> {
+        // The disc count first: it reads neither colour.
+        if board.empty().count() != 64 - self.discs {
             return None;
         }
-        self.boards[..self.count]
-            .iter()
-            .position(|&board| board == (black, white))
+        let key = (board.black().0, board.white().0);
+        self.boards[..self.count].iter().position(|&b| b == key)
     }
 
     /// The symmetry `s` with `s(position)` equal to the target, side to
@@ -236,11 +236,10 @@ impl PositionQuery {
     #[inline]
     #[must_use]
     pub fn matches(&self, position: &Position) -> Option<Symmetry> {
-        let board = position.board();
         if position.side_to_move() != self.target.side_to_move() {
             return None;
         }
-        let i = self.image(board.black().0, board.white().0)?;
+        let i = self.image(position.board())?;
         Some(self.to_target[i])
     }
 
@@ -272,8 +271,7 @@ impl PositionQuery {
     #[inline]
     #[must_use]
     pub fn step(&self, before: &Position, next: Option<&Ply>) -> Option<Hit> {
-        let board = before.board();
-        let i = self.image(board.black().0, board.white().0)?;
+        let i = self.image(before.board())?;
         let symmetry = self.to_target[i];
         let mapped = |mv: Move| match mv {
             Move::Play(square) => Move::Play(square.transform(symmetry)),
