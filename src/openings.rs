@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use crate::{Move, Position, Replay, ReplayError, Square, Symmetry};
+use crate::{Color, Move, Position, Replay, ReplayError, Square, Symmetry};
 
 /// The table carried by the crate: name, moves from the start, other
 /// names.
@@ -110,23 +110,32 @@ pub enum OpeningsError {
 pub struct Openings {
     entries: Vec<Opening>,
     /// `fingerprints[i]` is zero for an empty slot, else a few bits of the
-    /// hash of `boards[i]`: a miss, the common case, reads 2 bytes.
+    /// hash of `slots[i]`'s board: a miss, the common case, reads 2 bytes.
     fingerprints: Box<[u16]>,
-    boards: Box<[(u64, u64)]>,
-    indices: Box<[u32]>,
+    slots: Box<[Slot]>,
     /// Bits of the hash that pick a slot.
     shift: u32,
     /// Moves of the longest entry.
     longest: u32,
 }
 
+/// One image of an entry's position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    black: u64,
+    white: u64,
+    /// The entry's index.
+    entry: u32,
+    /// Whether White is to move in the entry's position.
+    white_to_move: bool,
+}
+
 /// Hash of a board: the slot from the high bits, the fingerprint from
-/// the middle, never zero.
+/// the next ones (never zero).
 #[inline(always)]
 fn hash(black: u64, white: u64) -> (u16, u64) {
     let h = (black ^ white.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let h = (h ^ (h >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
-    ((h >> 20) as u16 | 1, h)
+    ((h >> 24) as u16 | 1, h)
 }
 
 impl Openings {
@@ -190,29 +199,32 @@ impl Openings {
     fn index(entries: Vec<Opening>, lines: &[usize]) -> Result<Openings, OpeningsError> {
         let images = entries.len() * 8;
         let size = (images * 3).next_power_of_two().max(64);
-        let shift = 64 - size.trailing_zeros();
         let mut book = Openings {
             fingerprints: vec![0; size].into_boxed_slice(),
-            boards: vec![(0, 0); size].into_boxed_slice(),
-            indices: vec![0; size].into_boxed_slice(),
-            shift,
+            slots: vec![Slot::default(); size].into_boxed_slice(),
+            shift: 64 - size.trailing_zeros(),
             longest: 0,
             entries: Vec::new(),
         };
         for (index, entry) in entries.iter().enumerate() {
             for s in Symmetry::ALL {
                 let board = entry.position.board().transform(s);
-                let key = (board.black().0, board.white().0);
-                match book.probe(key.0, key.1) {
-                    Some(other) if other == index => {}
-                    Some(other) => {
+                let (black, white) = (board.black().0, board.white().0);
+                match book.probe(black, white) {
+                    Some(slot) if slot.entry as usize == index => {}
+                    Some(slot) => {
                         return Err(OpeningsError::SamePosition {
                             line: lines[index],
                             name: entry.name.clone(),
-                            other: entries[other].name.clone(),
+                            other: entries[slot.entry as usize].name.clone(),
                         })
                     }
-                    None => book.insert(key, index),
+                    None => book.insert(Slot {
+                        black,
+                        white,
+                        entry: index as u32,
+                        white_to_move: entry.position.side_to_move() == Color::White,
+                    }),
                 }
             }
             book.longest = book.longest.max(entry.moves.len() as u32);
@@ -221,33 +233,33 @@ impl Openings {
         Ok(book)
     }
 
-    fn insert(&mut self, (black, white): (u64, u64), index: usize) {
-        let (fingerprint, h) = hash(black, white);
+    fn insert(&mut self, slot: Slot) {
+        let (fingerprint, h) = hash(slot.black, slot.white);
         let mask = self.fingerprints.len() - 1;
-        let mut slot = (h >> self.shift) as usize & mask;
-        while self.fingerprints[slot] != 0 {
-            slot = (slot + 1) & mask;
+        let mut at = (h >> self.shift) as usize & mask;
+        while self.fingerprints[at] != 0 {
+            at = (at + 1) & mask;
         }
-        self.fingerprints[slot] = fingerprint;
-        self.boards[slot] = (black, white);
-        self.indices[slot] = index as u32;
+        self.fingerprints[at] = fingerprint;
+        self.slots[at] = slot;
     }
 
-    /// The entry one of whose images has this board.
+    /// The slot of this board, if it is an image of an entry's.
     #[inline]
-    fn probe(&self, black: u64, white: u64) -> Option<usize> {
+    fn probe(&self, black: u64, white: u64) -> Option<&Slot> {
         let (fingerprint, h) = hash(black, white);
         let mask = self.fingerprints.len() - 1;
-        let mut slot = (h >> self.shift) as usize & mask;
+        let mut at = (h >> self.shift) as usize & mask;
         loop {
-            let found = self.fingerprints[slot];
+            let found = self.fingerprints[at];
             if found == 0 {
                 return None;
             }
-            if found == fingerprint && self.boards[slot] == (black, white) {
-                return Some(self.indices[slot] as usize);
+            let slot = &self.slots[at];
+            if found == fingerprint && slot.black == black && slot.white == white {
+                return Some(slot);
             }
-            slot = (slot + 1) & mask;
+            at = (at + 1) & mask;
         }
     }
 
@@ -279,14 +291,10 @@ impl Openings {
     #[must_use]
     pub fn lookup(&self, position: &Position) -> Option<&Opening> {
         let board = position.board();
-        let entry = &self.entries[self.probe(board.black().0, board.white().0)?];
-        if entry.position.side_to_move() == position.side_to_move()
-            || (!position.has_moves() && position.opponent_has_moves())
-        {
-            Some(entry)
-        } else {
-            None
-        }
+        let slot = self.probe(board.black().0, board.white().0)?;
+        let same_side = slot.white_to_move == (position.side_to_move() == Color::White);
+        let reached = same_side || (!position.has_moves() && position.opponent_has_moves());
+        reached.then(|| &self.entries[slot.entry as usize])
     }
 
     /// A classifier for one game starting at `start`. Only a game that
