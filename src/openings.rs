@@ -130,12 +130,13 @@ struct Slot {
     white_to_move: bool,
 }
 
-/// Hash of a board: the slot from the high bits, the fingerprint from
-/// the next ones (never zero).
+/// Hash of a board: the slot from the top bits, the fingerprint from
+/// the 16 below them (never zero). The top bits of a product depend on
+/// every bit of the board.
 #[inline(always)]
 fn hash(black: u64, white: u64) -> (u16, u64) {
     let h = (black ^ white.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    ((h >> 24) as u16 | 1, h)
+    ((h >> 32) as u16 | 1, h)
 }
 
 impl Openings {
@@ -145,10 +146,9 @@ impl Openings {
     #[must_use]
     pub fn builtin() -> &'static Openings {
         static TABLE: OnceLock<Openings> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            // ok: the embedded table is checked by the test `builtin_table_is_valid`.
-            Openings::parse(BUILTIN).expect("the embedded opening table is valid")
-        })
+        // The embedded table is fixed at build time and read by the test
+        // `builtin_table_is_valid`.
+        TABLE.get_or_init(|| Openings::parse(BUILTIN).expect("valid table")) // ok: tested
     }
 
     /// Reads a table: one entry a line, `name<TAB>moves`, optionally a

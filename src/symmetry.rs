@@ -33,8 +33,9 @@ pub(crate) const fn flip_rows(bits: u64) -> u64 {
 #[inline]
 #[must_use]
 pub(crate) const fn transpose(bits: u64) -> u64 {
-    // Swap the off-diagonal 4×4 blocks, then 2×2 blocks, then single
-    // squares: each step moves bits by `delta` where `mask` says.
+    // Swap the off-diagonal 4×4 blocks, then the 2×2 blocks, then single
+    // squares: each step exchanges the bits under its mask with those
+    // 28, 14 or 7 places away.
     const K1: u64 = 0x5500_5500_5500_5500;
     const K2: u64 = 0x3333_0000_3333_0000;
     const K4: u64 = 0x0f0f_0f0f_0000_0000;
@@ -165,11 +166,11 @@ impl Position {
 ///   two fixed values that no other position has (`a1` = `11` and `b1`
 ///   or `c1` = `01`, the rest `00`).
 ///
-/// Computing it takes two transposes, two mirrors and eight comparisons,
-/// without allocation.
+/// Computing it takes two transposes, four mirrors, byte swaps and seven
+/// comparisons, without allocation.
 ///
 /// ```
-/// use kifu::{Board, Color, Position};
+/// use kifu::{Color, Position};
 /// let start = Position::start();
 /// let other_side = Position::new(*start.board(), Color::White);
 /// assert_ne!(start.canonical_key(), other_side.canonical_key());
