@@ -69,10 +69,17 @@ fn to_csv(input: &Input, jobs: usize) -> (Vec<u8>, Tally) {
         .expect("writing to memory")
         .expect("CSV is text");
     let mut total = Tally::default();
-    batch::convert(reader, input.source, Format::Csv, &mut writer, &options, |slice| {
-        total.merge(&slice.tally);
-        black_box(slice.losses.len());
-    })
+    batch::convert(
+        reader,
+        input.source,
+        Format::Csv,
+        &mut writer,
+        &options,
+        |slice| {
+            total.merge(&slice.tally);
+            black_box(slice.losses.len());
+        },
+    )
     .expect("the corpus games convert");
     (writer.into_inner(), total)
 }

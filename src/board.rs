@@ -248,65 +248,92 @@ impl fmt::Display for Position {
 /// The text is not a board and side to move.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum ParsePositionError {
-    /// A character that is no square (after `count` squares).
-    #[error("{found:?} is not a square (X, O or -) after {count} squares")]
-    NotASquare {
-        /// Squares read before it.
-        count: usize,
-        /// What was there.
-        found: char,
-    },
-    /// Fewer or more than 64 squares.
+    /// The board does not have 64 squares.
     #[error("the board has {0} squares, not 64")]
     Squares(usize),
-    /// No side to move after the board, or not `X`/`O`.
-    #[error("expected the side to move (X or O) after the 64 squares")]
-    SideToMove,
+    /// A character of the board is not a square.
+    #[error("square {square} of the board is {found:?}, not x, o or -")]
+    NotASquare {
+        /// 1-based number of the square (a1 = 1, h8 = 64).
+        square: usize,
+        /// What stands there.
+        found: char,
+    },
+    /// The board ends without the side to move.
+    #[error("the side to move is missing after the board (x or o)")]
+    MissingSide,
+    /// The character after the board is not a side.
+    #[error("the side to move is {0:?}, not x or o")]
+    NotASide(char),
+    /// Text follows the side to move.
+    #[error("text follows the side to move: {0:?}")]
+    AfterSide(String),
 }
 
 impl std::str::FromStr for Position {
     type Err = ParsePositionError;
 
-    /// Reads what `Display` writes, more freely: squares `X`/`x`/`*`
-    /// (Black), `O`/`o` (White), `-`/`.` (empty), spaces and line breaks
-    /// anywhere among them; then the side to move, `X`/`O` (or `B`/`W`,
-    /// `*`), and an optional `;`.
+    /// Reads what `Display` writes, more freely: 64 squares from a1 to h8
+    /// row by row (`X` or `*` Black, `O` White, `-` or `.` empty, in either
+    /// case, spaces and line breaks ignored), then `X` or `O` (or `B`,
+    /// `W`) for the side to move and an optional `;`.
     fn from_str(text: &str) -> Result<Position, ParsePositionError> {
-        let text = text.trim();
-        let text = text.strip_suffix(';').unwrap_or(text).trim_end();
-        let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-        // The side to move is the last character: a word of its own, or
-        // the 65th character of a board written without spaces.
-        let last_word = text.rsplit(char::is_whitespace).next().unwrap_or("");
-        let (squares, side) = match cells.split_last() {
-            Some((&side, squares)) if last_word.chars().count() == 1 || cells.len() == 65 => {
-                (squares, side)
-            }
-            _ if cells.len() == 64 => return Err(ParsePositionError::SideToMove),
-            _ => return Err(ParsePositionError::Squares(cells.len())),
-        };
+        let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let chars = chars.strip_suffix(&[';']).unwrap_or(&chars);
+        let is_side = |c: char| matches!(c, 'X' | 'x' | '*' | 'B' | 'b' | 'O' | 'o' | 'W' | 'w');
         let mut black = 0u64;
         let mut white = 0u64;
-        for (count, &c) in squares.iter().enumerate() {
+        for (i, &c) in chars.iter().take(64).enumerate() {
             match c {
-                'X' | 'x' | '*' if count < 64 => black |= 1 << count,
-                'O' | 'o' if count < 64 => white |= 1 << count,
+                'X' | 'x' | '*' => black |= 1 << i,
+                'O' | 'o' => white |= 1 << i,
                 '-' | '.' => {}
-                'X' | 'x' | '*' | 'O' | 'o' => {}
-                found => return Err(ParsePositionError::NotASquare { count, found }),
+                _ if i + 1 == chars.len() && is_side(c) => {
+                    return Err(ParsePositionError::Squares(i))
+                }
+                found => {
+                    return Err(ParsePositionError::NotASquare {
+                        square: i + 1,
+                        found,
+                    })
+                }
             }
         }
-        if squares.len() != 64 {
-            return Err(ParsePositionError::Squares(squares.len()));
-        }
-        let side = match side {
-            'X' | 'x' | '*' | 'B' | 'b' => Color::Black,
-            'O' | 'o' | 'W' | 'w' => Color::White,
-            _ => return Err(ParsePositionError::SideToMove),
+        let side = match chars.get(64..) {
+            None => {
+                // A short board, with or without the side to move.
+                let last_is_side = chars.last().is_some_and(|&c| is_side(c));
+                return Err(ParsePositionError::Squares(
+                    chars.len() - usize::from(last_is_side),
+                ));
+            }
+            Some([]) => {
+                // 64 characters: 63 squares and a side set apart by a
+                // space, or a board without its side to move.
+                let body = text.trim_end();
+                let body = body.strip_suffix(';').unwrap_or(body).trim_end();
+                let mut tail = body.chars().rev();
+                let spaced = tail.next().is_some_and(is_side)
+                    && tail.next().is_some_and(char::is_whitespace);
+                return Err(if spaced {
+                    ParsePositionError::Squares(63)
+                } else {
+                    ParsePositionError::MissingSide
+                });
+            }
+            Some([side, rest @ ..]) => {
+                if !rest.is_empty() {
+                    return Err(ParsePositionError::AfterSide(rest.iter().collect()));
+                }
+                match side {
+                    'X' | 'x' | '*' | 'B' | 'b' => Color::Black,
+                    'O' | 'o' | 'W' | 'w' => Color::White,
+                    &other => return Err(ParsePositionError::NotASide(other)),
+                }
+            }
         };
-        // The two masks come from different squares: they are disjoint.
-        let board =
-            Board::new(Bitboard(black), Bitboard(white)).ok_or(ParsePositionError::SideToMove)?;
+        // Each square sets one bit at most, so the two sets are disjoint.
+        let board = Board::new(Bitboard(black), Bitboard(white)).unwrap_or(Board::START);
         Ok(Position::new(board, side))
     }
 }
@@ -835,20 +862,20 @@ mod tests {
                 .parse::<Position>()
                 .unwrap_err()
                 .to_string(),
-            "'z' is not a square (X, O or -) after 0 squares"
+            "square 1 of the board is 'z', not x, o or -"
         );
         let no_side = &text[..64];
         assert_eq!(
             no_side.parse::<Position>(),
-            Err(ParsePositionError::SideToMove)
+            Err(ParsePositionError::MissingSide)
         );
         assert_eq!(
-            format!("{}- X", &text[..64]).parse::<Position>(),
-            Err(ParsePositionError::Squares(65))
+            format!("{}-", &text[..64]).parse::<Position>(),
+            Err(ParsePositionError::NotASide('-'))
         );
         assert_eq!(
-            format!("{} -", &text[..64]).parse::<Position>(),
-            Err(ParsePositionError::SideToMove)
+            format!("{} X X", &text[..64]).parse::<Position>(),
+            Err(ParsePositionError::AfterSide("X".into()))
         );
         assert_eq!(
             format!("{}X", &text[..64]).parse::<Position>(),

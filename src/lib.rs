@@ -31,11 +31,14 @@ mod bitboard;
 mod board;
 pub mod formats;
 mod game;
+mod openings;
+mod query;
 mod record;
 pub mod render;
 pub mod repair;
 pub mod source;
 mod square;
+mod symmetry;
 pub mod table;
 #[cfg(test)]
 mod testkit;
@@ -43,9 +46,12 @@ mod testkit;
 pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, ParsePositionError, Position};
 pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner};
+pub use openings::{Opening, OpeningClassifier, Openings, OpeningsError};
+pub use query::{Hit, PositionQuery, QueryError};
 pub use record::{
     GameError, GameRecord, MoveNote, Origin, ParseResultError, Quirk, Quirks, RecordedMove,
     RecordedResult, Report, ResultKind, ResultValue, Rules, Tags, Token,
 };
 pub use source::{MoveSpans, ParseError, ReadError, Span};
 pub use square::{ParseSquareError, Square, Symmetry};
+pub use symmetry::{CanonicalKey, MoveListKey};

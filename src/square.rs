@@ -179,18 +179,92 @@ impl Symmetry {
         }
     }
 
-    /// Maps every square of a bitboard.
+    /// Maps every square of a bitboard, with a few shifts and masks rather
+    /// than a loop over the squares.
     #[must_use]
-    pub fn apply(self, bits: u64) -> u64 {
-        let mut out = 0u64;
-        let mut rest = bits;
-        while rest != 0 {
-            let index = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            out |= Square(index).transform(self).mask();
-        }
-        out
+    pub const fn apply(self, bits: u64) -> u64 {
+        transform_bits(bits, self)
     }
+}
+
+// Whole-bitboard symmetries: the row reflection is a byte swap, the
+// column reflection reverses the bits of every byte and the diagonal
+// reflection is three delta swaps; the other five are compositions.
+
+/// Mirrors left–right: column a ↔ h ([`Symmetry::FlipVertical`]).
+#[inline]
+#[must_use]
+pub(crate) const fn mirror_columns(bits: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    let x = ((bits >> 1) & K1) | ((bits & K1) << 1);
+    let x = ((x >> 2) & K2) | ((x & K2) << 2);
+    ((x >> 4) & K4) | ((x & K4) << 4)
+}
+
+/// Mirrors top–bottom: row 1 ↔ 8 ([`Symmetry::FlipHorizontal`]).
+#[inline]
+#[must_use]
+pub(crate) const fn flip_rows(bits: u64) -> u64 {
+    bits.swap_bytes()
+}
+
+/// Mirrors on the a1–h8 diagonal, column ↔ row
+/// ([`Symmetry::FlipDiagonal`]).
+#[inline]
+#[must_use]
+pub(crate) const fn transpose(bits: u64) -> u64 {
+    // Swap the off-diagonal 4×4 blocks, then the 2×2 blocks, then single
+    // squares: each step exchanges the bits under its mask with those
+    // 28, 14 or 7 places away.
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let mut x = bits;
+    let t = K4 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = K2 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = K1 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// The image of every square of `bits` under `symmetry`, as
+/// [`Square::transform`] maps each one.
+#[inline]
+#[must_use]
+pub(crate) const fn transform_bits(bits: u64, symmetry: Symmetry) -> u64 {
+    match symmetry {
+        Symmetry::Identity => bits,
+        Symmetry::Rotate90 => mirror_columns(transpose(bits)),
+        Symmetry::Rotate180 => mirror_columns(bits).swap_bytes(),
+        Symmetry::Rotate270 => flip_rows(transpose(bits)),
+        Symmetry::FlipVertical => mirror_columns(bits),
+        Symmetry::FlipHorizontal => flip_rows(bits),
+        Symmetry::FlipDiagonal => transpose(bits),
+        Symmetry::FlipAntiDiagonal => mirror_columns(transpose(bits)).swap_bytes(),
+    }
+}
+
+/// The images of `bits` under all eight symmetries, in the order of
+/// [`Symmetry::ALL`]. One transpose and two mirrors serve all eight.
+#[inline]
+#[must_use]
+pub(crate) const fn images(bits: u64) -> [u64; 8] {
+    let t = transpose(bits);
+    let m = mirror_columns(bits);
+    let mt = mirror_columns(t);
+    [
+        bits,
+        mt,
+        m.swap_bytes(),
+        t.swap_bytes(),
+        m,
+        bits.swap_bytes(),
+        t,
+        mt.swap_bytes(),
+    ]
 }
 
 #[cfg(test)]
