@@ -29,6 +29,7 @@
 pub mod batch;
 mod bitboard;
 mod board;
+pub mod date;
 pub mod formats;
 mod game;
 mod openings;
@@ -49,8 +50,9 @@ pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, S
 pub use openings::{Opening, OpeningClassifier, Openings, OpeningsError};
 pub use query::{Hit, PositionQuery, QueryError};
 pub use record::{
-    GameError, GameRecord, MoveNote, Origin, ParseResultError, Quirk, Quirks, RecordedMove,
-    RecordedResult, Report, ResultKind, ResultValue, Rules, Tags, Token,
+    Annotation, AnnotationKind, GameError, GameRecord, MoveNote, Origin, OtherBoard,
+    ParseResultError, Quirk, Quirks, RecordedMove, RecordedResult, Report, ResultKind, ResultValue,
+    Rules, Tags, Token,
 };
 pub use source::{MoveSpans, ParseError, ReadError, Span};
 pub use square::{ParseSquareError, Square, Symmetry};

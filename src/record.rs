@@ -405,6 +405,41 @@ pub struct GameRecord {
     pub defect: Option<ParseError>,
     /// Oddities of the source read past without harm, for a note.
     pub quirks: Quirks,
+    /// Comments, NAGs and variations, where the record puts them.
+    pub annotations: Vec<Annotation>,
+    /// A board kifu does not play (another size than 8×8), as the source
+    /// wrote it: the game is invalid, its moves and result kept.
+    pub other_board: Option<OtherBoard>,
+}
+
+/// Text a record attaches among its moves.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Annotation {
+    /// Move tokens before it: 0 before the first move.
+    pub after: usize,
+    /// What it is.
+    pub kind: AnnotationKind,
+}
+
+/// The kinds of [`Annotation`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum AnnotationKind {
+    /// A comment, as written (PGN `{…}`, SGF `C[…]`).
+    Comment(String),
+    /// A numeric annotation glyph (PGN `$1`).
+    Nag(u16),
+    /// Another line of play from here, as its source wrote it (an SGF
+    /// subtree, a PGN `(…)`), kept to be written back.
+    Variation(String),
+}
+
+/// A board of another size than 8×8: kept, never played.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OtherBoard {
+    /// Squares on a side.
+    pub size: u8,
+    /// The start board in the source's own notation (GGF's `BO` value).
+    pub start: String,
 }
 
 impl Default for GameRecord {
@@ -431,6 +466,8 @@ impl GameRecord {
             origin: Origin::default(),
             defect: None,
             quirks: Quirks::default(),
+            annotations: Vec::new(),
+            other_board: None,
         }
     }
 
@@ -527,6 +564,9 @@ impl GameRecord {
     /// same board with the other side to move.
     #[inline]
     pub fn replay_watched<W: Watch>(&self, watch: &mut W) -> Report {
+        if let Some(board) = &self.other_board {
+            return self.unsupported(board);
+        }
         let mut replay = Replay::new(self.start);
         let mut error = None;
         let mut implicit_passes = 0u128;
@@ -574,6 +614,24 @@ impl GameRecord {
             finish,
             error,
             implicit_passes,
+        }
+    }
+
+    /// The replay of a game on a board kifu does not play: invalid before
+    /// the first move.
+    #[cold]
+    fn unsupported(&self, board: &OtherBoard) -> Report {
+        let span = self
+            .origin
+            .line
+            .map_or(Span::binary(self.origin.byte, 1), |line| {
+                Span::new(self.origin.byte, line, 1, 1)
+            });
+        let message = format!("unsupported board size {0}x{0}", board.size);
+        Report {
+            finish: Replay::new(self.start).finish(),
+            error: Some(GameError::Parse(ParseError::at(span, message))),
+            implicit_passes: 0,
         }
     }
 

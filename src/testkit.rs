@@ -1,7 +1,15 @@
-//! Helpers shared by the unit tests: the corpus folder and a seeded
-//! generator, so random tests repeat exactly.
+//! The one test kit of the unit tests: the corpus folder, a seeded
+//! generator, random legal games and records decorated at random, so
+//! random tests repeat exactly and every format tests the same games.
+
+// Each part of the kit serves some tests, not all.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
+
+use crate::formats::transcript::{parse_line, LineContext};
+use crate::record::{MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules};
+use crate::{Color, GameRecord, Move, Position, Square, Winner};
 
 /// The shared corpus folder: `KIFU_CORPUS` or `../shared/corpus`.
 ///
@@ -55,4 +63,160 @@ impl Rng {
     pub(crate) fn chance(&mut self, percent: u64) -> bool {
         self.next() % 100 < percent
     }
+
+    /// One of `items`.
+    pub(crate) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+
+    /// A short text with the characters that trouble writers: quotes,
+    /// brackets, backslashes, separators, accents, CJK, a line break.
+    pub(crate) fn text(&mut self) -> String {
+        const PIECES: [&str; 16] = [
+            "Tastet", "Marc", " ", "é", "\"", "]", "[", "\\", "(;", ";)", ",", "{", "}", "7",
+            "小林", "\n",
+        ];
+        let mut out: String = (0..1 + self.below(5)).map(|_| self.pick(&PIECES)).collect();
+        if out.trim().is_empty() {
+            out.push('x');
+        }
+        out
+    }
+}
+
+/// How [`random_game`] plays.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Play {
+    /// Chance in a hundred, before each move, that the record stops there
+    /// (0: play to the end).
+    pub(crate) stop: u64,
+    /// Chance in a hundred that a forced pass is written as a token.
+    pub(crate) written_passes: u64,
+    /// Chance in a hundred that the game starts from a position a few
+    /// random moves on, as a non-standard start.
+    pub(crate) odd_start: u64,
+}
+
+impl Play {
+    /// Whole games from the standard start, passes left out.
+    pub(crate) const WHOLE: Play = Play {
+        stop: 0,
+        written_passes: 0,
+        odd_start: 0,
+    };
+}
+
+/// A random legal game: its start and its moves with the side that made
+/// each (forced passes written or not, as `play` says).
+pub(crate) fn random_moves(rng: &mut Rng, play: Play) -> (Position, Vec<(Move, Color)>) {
+    let mut position = Position::start();
+    if rng.chance(play.odd_start) {
+        for _ in 0..rng.below(12) {
+            let legal: Vec<Square> = position.legal_moves().into_iter().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let _ = position.play(rng.pick(&legal));
+        }
+    }
+    let start = position;
+    let mut moves = Vec::with_capacity(64);
+    while !position.is_game_over() && !rng.chance(play.stop) {
+        let mover = position.side_to_move();
+        let legal: Vec<Square> = position.legal_moves().into_iter().collect();
+        if legal.is_empty() {
+            position.pass();
+            if rng.chance(play.written_passes) {
+                moves.push((Move::Pass, mover));
+            }
+            continue;
+        }
+        let square = rng.pick(&legal);
+        let _ = position.play(square);
+        moves.push((Move::Play(square), mover));
+    }
+    (start, moves)
+}
+
+/// A random legal game as a bare record (no colours, tags or result).
+pub(crate) fn random_game(rng: &mut Rng, play: Play) -> GameRecord {
+    let (start, moves) = random_moves(rng, play);
+    let mut record = GameRecord::new(start);
+    record.moves = moves
+        .into_iter()
+        .map(|(mv, _)| RecordedMove::new(mv))
+        .collect();
+    record
+}
+
+/// Gives `record` tags, a result, a theoretical score, per-move notes and
+/// rules at random: what every format is asked to keep or to name as lost.
+pub(crate) fn decorate(rng: &mut Rng, record: &mut GameRecord) {
+    let t = &mut record.tags;
+    for slot in [
+        &mut t.black,
+        &mut t.white,
+        &mut t.event,
+        &mut t.date,
+        &mut t.site,
+        &mut t.round,
+        &mut t.black_rating,
+        &mut t.white_rating,
+    ] {
+        if rng.chance(60) {
+            *slot = Some(rng.text());
+        }
+    }
+    for _ in 0..rng.below(3) {
+        let name = rng
+            .pick(&["Annotator", "TimeControl", "Database", "GN"])
+            .to_owned();
+        t.extra.push((name, rng.text()));
+    }
+    if rng.chance(20) {
+        record.theoretical_black_score = Some(rng.below(65) as u8);
+    }
+    if rng.chance(25) {
+        record.notes = (0..record.moves.len())
+            .map(|_| MoveNote {
+                eval: rng
+                    .chance(70)
+                    .then(|| (rng.below(12_801) as f64 - 6400.0) / 100.0),
+                time: rng.chance(50).then(|| rng.below(100_000) as f64 / 1000.0),
+            })
+            .collect();
+    }
+    if rng.chance(10) {
+        record.rules = Rules::Anti;
+    }
+    let side = rng.pick(&[Winner::Black, Winner::White, Winner::Draw]);
+    record.result = match rng.below(5) {
+        0 => None,
+        1 => {
+            // `1-0` and `0-1` name a winner, not disc counts.
+            let black = 2 + rng.below(63) as u8;
+            Some(RecordedResult::new(ResultValue::Discs {
+                black,
+                white: rng.below(65 - usize::from(black)) as u8,
+            }))
+        }
+        2 => Some(RecordedResult::new(ResultValue::Winner(side))),
+        3 => Some(RecordedResult {
+            value: ResultValue::Winner(side),
+            kind: rng.pick(&[ResultKind::Resigned, ResultKind::Time, ResultKind::Mutual]),
+        }),
+        _ => Some(RecordedResult::new(ResultValue::Margin(
+            rng.below(129) as f64 - 64.0,
+        ))),
+    };
+}
+
+/// A record read from a transcript line (`f5d6c3`, any variant).
+pub(crate) fn transcript(line: &str) -> GameRecord {
+    let ctx = LineContext {
+        line: 1,
+        byte: 0,
+        index: 1,
+    };
+    parse_line(line.as_bytes(), ctx).expect("a game line")
 }

@@ -7,7 +7,7 @@
 //! once per run.
 
 use crate::game::Move;
-use crate::record::{ResultKind, ResultValue, Rules, Token};
+use crate::record::{AnnotationKind, ResultKind, ResultValue, Rules, Token};
 use crate::table::Game;
 use crate::{Square, Status};
 
@@ -61,11 +61,19 @@ pub enum Feature {
     LongEventNames,
     /// Names with characters outside Latin-1.
     NonLatin1Names,
+    /// Comments among the moves.
+    Comments,
+    /// Numeric annotation glyphs.
+    Nags,
+    /// Other lines of play.
+    Variations,
+    /// A board of another size than 8×8.
+    OtherBoard,
 }
 
 impl Feature {
     /// Every feature.
-    pub const ALL: [Feature; 23] = [
+    pub const ALL: [Feature; 27] = [
         Feature::PlayerNames,
         Feature::Event,
         Feature::Site,
@@ -89,6 +97,10 @@ impl Feature {
         Feature::LongPlayerNames,
         Feature::LongEventNames,
         Feature::NonLatin1Names,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+        Feature::OtherBoard,
     ];
 
     /// What is lost, as a warning ends: `FORMAT cannot keep …`.
@@ -118,6 +130,10 @@ impl Feature {
             Feature::LongPlayerNames => "player names over 19 bytes",
             Feature::LongEventNames => "event names over 25 bytes",
             Feature::NonLatin1Names => "characters outside Latin-1 in names",
+            Feature::Comments => "comments",
+            Feature::Nags => "move annotations (NAGs)",
+            Feature::Variations => "variations",
+            Feature::OtherBoard => "boards of another size than 8x8",
         }
     }
 
@@ -265,6 +281,15 @@ impl Features {
                     .is_some_and(|n| n.chars().any(|c| u32::from(c) > 0xFF || c == '\0'))
             }),
         );
+        set(Feature::OtherBoard, record.other_board.is_some());
+        for annotation in &record.annotations {
+            let feature = match annotation.kind {
+                AnnotationKind::Comment(_) => Feature::Comments,
+                AnnotationKind::Nag(_) => Feature::Nags,
+                AnnotationKind::Variation(_) => Feature::Variations,
+            };
+            set(feature, true);
+        }
         f
     }
 }

@@ -1357,6 +1357,10 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::Round,
         Feature::TheoreticalScore,
         Feature::WinnerOnlyResult,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+        Feature::OtherBoard,
     ]),
     checks: &[
         Check {

@@ -1233,7 +1233,13 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&Pgn),
     writable: true,
     carries_status: false,
-    loses: Features::of_list(&[Feature::RawMargin]),
+    loses: Features::of_list(&[
+        Feature::RawMargin,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+        Feature::OtherBoard,
+    ]),
     checks: &[
         Check {
             loss: "move colours after an illegal move",

@@ -1468,6 +1468,10 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::AntiRules,
         Feature::TheoreticalScore,
         Feature::RawMargin,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+        Feature::OtherBoard,
     ]),
     checks: &[
         Check {

@@ -776,6 +776,10 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::Times,
         Feature::ExplicitPasses,
         Feature::UnreadableMoves,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+        Feature::OtherBoard,
     ]),
     checks: &[
         Check {

@@ -599,6 +599,10 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::Times,
         Feature::ExplicitPasses,
         Feature::AntiRules,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+        Feature::OtherBoard,
     ]),
     checks: &[],
 };

@@ -76,6 +76,10 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::NonLatin1Names,
         Feature::ResultKind,
         Feature::UnscoredResult,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+        Feature::OtherBoard,
     ]),
     checks: &[],
 };
