@@ -71,7 +71,7 @@ impl Rng {
 
     /// A short text with the characters that trouble writers: quotes,
     /// brackets, backslashes, separators, accents, CJK, a line break.
-    pub(crate) fn text(&mut self) -> String {
+    pub(crate) fn tricky_text(&mut self) -> String {
         const PIECES: [&str; 16] = [
             "Tastet", "Marc", " ", "é", "\"", "]", "[", "\\", "(;", ";)", ",", "{", "}", "7",
             "小林", "\n",
@@ -164,14 +164,14 @@ pub(crate) fn decorate(rng: &mut Rng, record: &mut GameRecord) {
         &mut t.white_rating,
     ] {
         if rng.chance(60) {
-            *slot = Some(rng.text());
+            *slot = Some(rng.tricky_text());
         }
     }
     for _ in 0..rng.below(3) {
         let name = rng
             .pick(&["Annotator", "TimeControl", "Database", "GN"])
             .to_owned();
-        t.extra.push((name, rng.text()));
+        t.extra.push((name, rng.tricky_text()));
     }
     if rng.chance(20) {
         record.theoretical_black_score = Some(rng.below(65) as u8);
