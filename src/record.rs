@@ -258,17 +258,21 @@ pub enum Quirk {
     WhiteUnnamed,
     /// The tournament number is missing from the name file.
     EventUnnamed,
+    /// Letter case that does not read as colours (`f5 d6 C3 d3`): read
+    /// ignoring case.
+    CaseIgnored,
 }
 
 impl Quirk {
     /// Every quirk, in the order notes list them.
-    pub const ALL: [Quirk; 6] = [
+    pub const ALL: [Quirk; 7] = [
         Quirk::PaddedWith92,
         Quirk::ScoreOver64,
         Quirk::TheoreticalOver64,
         Quirk::BlackUnnamed,
         Quirk::WhiteUnnamed,
         Quirk::EventUnnamed,
+        Quirk::CaseIgnored,
     ];
 
     const fn bit(self) -> u8 {
@@ -292,6 +296,9 @@ impl Quirk {
             }
             Quirk::BlackUnnamed | Quirk::WhiteUnnamed | Quirk::EventUnnamed => {
                 "name a player or tournament number missing from the name files: shown as #N"
+            }
+            Quirk::CaseIgnored => {
+                "mix upper and lower case in a way that is no colour code: read ignoring case"
             }
         }
     }

@@ -162,7 +162,13 @@ fn input_depths(files: &[String], source: &SourceArgs) -> Vec<(u8, Vec<String>)>
         };
         let mut quiet = Vec::new();
         let depth = opened
-            .games(None, &mut quiet)
+            .games(
+                &SourceArgs {
+                    names: None,
+                    ..source.clone()
+                },
+                &mut quiet,
+            )
             .take(64)
             .map_while(Result::ok)
             .find_map(|g| g.theoretical_depth);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use kifu::formats::{wthor, Format, GameReader};
+use kifu::formats::{wthor, Format, GameReader, ReadOptions};
 
 /// How to read inputs: shared by every command that reads games.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -20,6 +20,38 @@ pub struct SourceArgs {
     /// .JOU/.TRN file and its pair (default: next to each .wtb file).
     #[arg(long, value_name = "DIR|FILE")]
     pub names: Option<PathBuf>,
+
+    /// CSV: the column that holds the moves (default: chosen by name).
+    #[arg(long, value_name = "NAME")]
+    pub moves_column: Option<String>,
+
+    /// CSV: the field delimiter, one character such as `;` or `tab`
+    /// (default: sniffed among `,` `;` and tab).
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+}
+
+impl SourceArgs {
+    /// What the readers are told.
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            moves_column: self.moves_column.clone(),
+            delimiter: self.delimiter,
+        }
+    }
+}
+
+/// `,`, `;`, `tab` (or a tab), `|`: one ASCII character.
+fn parse_delimiter(text: &str) -> Result<u8, String> {
+    match text {
+        "tab" | "\\t" | "\t" => Ok(b'\t'),
+        _ => match text.as_bytes() {
+            [b] if b.is_ascii() && !b.is_ascii_alphanumeric() && *b != b'"' => Ok(*b),
+            _ => Err(format!(
+                "{text:?} is not a delimiter: give one character such as , ; | or tab"
+            )),
+        },
+    }
 }
 
 /// The inputs of a batch command and how to run through them.
@@ -112,9 +144,10 @@ impl Input {
     /// The games of this input. A WTHOR file gets the names of the player
     /// and tournament files found next to it (or with `names`); what is
     /// odd about them goes to `notes`.
-    pub fn games(self, names: Option<&Path>, notes: &mut Vec<String>) -> Box<dyn GameReader> {
+    pub fn games(self, source: &SourceArgs, notes: &mut Vec<String>) -> Box<dyn GameReader> {
+        let names = source.names.as_deref();
         if self.format != Format::Wthor {
-            return self.format.reader(self.reader);
+            return self.format.reader_with(self.reader, &source.read_options());
         }
         let names = if self.name == "-" && names.is_none() {
             None

@@ -61,6 +61,7 @@ pub fn input_notes(name: &str, quirks: &Quirked) -> Vec<String> {
         Quirk::PaddedWith92,
         Quirk::ScoreOver64,
         Quirk::TheoreticalOver64,
+        Quirk::CaseIgnored,
     ]
     .into_iter()
     .filter(|q| quirks.count(*q) > 0)

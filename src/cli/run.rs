@@ -80,7 +80,7 @@ pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
         };
         let size = input.size.unwrap_or(0);
         let mut notes = Vec::new();
-        let games = input.games(inputs.source.names.as_deref(), &mut notes);
+        let games = input.games(&inputs.source, &mut notes);
         for note in &notes {
             progress.println(note);
         }

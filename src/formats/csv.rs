@@ -27,7 +27,7 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["csv"],
     summary: "the game table (one row a game); foreign tables with a moves column",
     sniff,
-    open: |input| Box::new(Reader::new(input)),
+    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Table),
     writable: true,
     carries_status: true,

@@ -35,7 +35,20 @@ pub enum Format {
 }
 
 /// Opens a reader over an input.
-pub type OpenReader = for<'a> fn(Box<dyn BufRead + Send + 'a>) -> Box<dyn GameReader + 'a>;
+pub type OpenReader =
+    for<'a> fn(Box<dyn BufRead + Send + 'a>, &ReadOptions) -> Box<dyn GameReader + 'a>;
+
+/// How to read what an input leaves open: set by the user, used by the
+/// formats it concerns (the others ignore it).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct ReadOptions {
+    /// The column of a table that holds the moves (`--moves-column`),
+    /// instead of choosing it by name.
+    pub moves_column: Option<String>,
+    /// The field delimiter of a table (`--delimiter`), instead of sniffing
+    /// it.
+    pub delimiter: Option<u8>,
+}
 
 /// One format, as data.
 pub struct FormatInfo {

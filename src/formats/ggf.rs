@@ -1349,7 +1349,7 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["ggf"],
     summary: "Generic Game Format of the GGS server: several games a file",
     sniff,
-    open: |input| Box::new(Reader::new(input)),
+    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Ggf),
     writable: true,
     carries_status: false,

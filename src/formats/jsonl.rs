@@ -279,7 +279,7 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["jsonl", "ndjson", "json"],
     summary: "one JSON object a game: the table's fields, every move and tag",
     sniff,
-    open: |input| Box::new(Reader::new(input)),
+    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&JsonLines),
     writable: true,
     carries_status: true,

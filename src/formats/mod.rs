@@ -31,8 +31,8 @@ pub mod wthor;
 
 pub use features::{Check, Feature, Features};
 pub use format::{
-    Format, FormatInfo, GameReader, GameWriter, OpenReader, Refusal, TextFormat, TextWriter,
-    UnknownFormat, WriteError,
+    Format, FormatInfo, GameReader, GameWriter, OpenReader, ReadOptions, Refusal, TextFormat,
+    TextWriter, UnknownFormat, WriteError,
 };
 
 /// Every format, in the order help texts list them.
@@ -121,7 +121,16 @@ impl Format {
     /// Opens a reader of this format over `input` (a WTHOR reader without
     /// names; see [`wthor::Reader::new`] for one with them).
     pub fn reader<'a, R: BufRead + Send + 'a>(self, input: R) -> Box<dyn GameReader + 'a> {
-        (self.info().open)(Box::new(input))
+        self.reader_with(input, &ReadOptions::default())
+    }
+
+    /// Opens a reader with `options` (see [`Format::reader`]).
+    pub fn reader_with<'a, R: BufRead + Send + 'a>(
+        self,
+        input: R,
+        options: &ReadOptions,
+    ) -> Box<dyn GameReader + 'a> {
+        (self.info().open)(Box::new(input), options)
     }
 
     /// Whether kifu can write this format (OBF is read only).

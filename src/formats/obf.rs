@@ -318,7 +318,7 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["obf"],
     summary: "positions with scored moves (Edax's problems), read as start positions",
     sniff,
-    open: |input| Box::new(Reader::new(input)),
+    open: |input, _| Box::new(Reader::new(input)),
     text: None,
     writable: false,
     carries_status: false,

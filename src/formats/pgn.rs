@@ -1229,7 +1229,7 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["pgn"],
     summary: "tag pairs and numbered move text, as Othello programs write PGN",
     sniff,
-    open: |input| Box::new(Reader::new(input)),
+    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Pgn),
     writable: true,
     carries_status: false,

@@ -1458,7 +1458,7 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["sgf"],
     summary: "Smart Game Format with GM[2]: game trees, main line read",
     sniff,
-    open: |input| Box::new(Reader::new(input)),
+    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Sgf),
     writable: true,
     carries_status: false,

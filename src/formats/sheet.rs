@@ -767,7 +767,7 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["sheet"],
     summary: "2-D score sheets: move numbers in an 8x8 grid, as players write",
     sniff,
-    open: |input| Box::new(Reader::new(input)),
+    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&SheetFormat),
     writable: true,
     carries_status: false,

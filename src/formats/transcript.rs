@@ -581,7 +581,7 @@ pub const INFO: FormatInfo = FormatInfo {
     summary: "one game per line: f5d6c3…, every variant seen in the wild",
     // The format of last resort: any text that no other format claims.
     sniff: |_| false,
-    open: |input| Box::new(Reader::new(input)),
+    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Transcript),
     writable: true,
     carries_status: false,

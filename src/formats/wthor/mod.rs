@@ -57,7 +57,7 @@ pub const INFO: FormatInfo = FormatInfo {
     extensions: &["wtb"],
     summary: "the French federation's binary database, with .JOU/.TRN name files",
     sniff,
-    open: |input| Box::new(Reader::new(input, None)),
+    open: |input, _| Box::new(Reader::new(input, None)),
     text: None,
     writable: true,
     carries_status: false,
