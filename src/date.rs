@@ -110,9 +110,7 @@ impl RecordDate {
         if rest.is_empty() {
             return Some(date);
         }
-        if date.day.is_none() {
-            return None;
-        }
+        date.day?;
         let (time, zone) = RecordDate::time(rest)?;
         Some(RecordDate {
             time: Some(time),
