@@ -47,7 +47,8 @@ pub enum Feature {
     Evaluations,
     /// Per-move times.
     Times,
-    /// Passes written in the record.
+    /// Passes written in an invalid record (in a valid one every pass is
+    /// forced, and a replay finds it again: nothing is lost).
     ExplicitPasses,
     /// Tokens that are neither a square nor a pass.
     UnreadableMoves,
@@ -249,7 +250,9 @@ impl Features {
         let mut first = None;
         for m in &record.moves {
             match m.token {
-                Token::Move(Move::Pass) => set(Feature::ExplicitPasses, true),
+                Token::Move(Move::Pass) => {
+                    set(Feature::ExplicitPasses, game.status() == Status::Invalid);
+                }
                 Token::Move(Move::Play(sq)) => {
                     first.get_or_insert(sq);
                 }
@@ -313,5 +316,34 @@ pub struct Check {
 impl std::fmt::Debug for Check {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Check").field("loss", &self.loss).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::formats::Format;
+    use crate::testkit::{random_game, transcript, Play, Rng};
+    use crate::{Move, Token};
+
+    #[test]
+    fn a_forced_pass_written_in_a_valid_game_is_no_loss() {
+        let mut rng = Rng::new(11);
+        let play = Play {
+            written_passes: 100,
+            ..Play::WHOLE
+        };
+        let with_pass = (0..1000)
+            .map(|_| random_game(&mut rng, play))
+            .find(|g| g.moves.iter().any(|m| m.token == Token::Move(Move::Pass)))
+            .expect("a random game with a pass");
+        for format in [Format::Transcript, Format::Wthor, Format::Csv] {
+            let lost = format.losses_of(&with_pass);
+            assert!(!lost.contains(&"explicit passes"), "{format}: {lost:?}");
+        }
+        // In an invalid game the pass tokens are what the error counts.
+        let invalid = transcript("f5 d6 pass");
+        assert!(Format::Transcript
+            .losses_of(&invalid)
+            .contains(&"explicit passes"));
     }
 }
