@@ -29,6 +29,7 @@
 pub mod batch;
 mod bitboard;
 mod board;
+pub mod compress;
 pub mod date;
 pub mod formats;
 mod game;
@@ -51,8 +52,8 @@ pub use openings::{Opening, OpeningClassifier, Openings, OpeningsError};
 pub use query::{Hit, PositionQuery, QueryError};
 pub use record::{
     Annotation, AnnotationKind, GameError, GameRecord, MoveNote, Origin, OtherBoard,
-    ParseResultError, Quirk, Quirks, RecordedMove, RecordedResult, Report, ResultKind, ResultValue,
-    Rules, Tags, Token,
+    ParseResultError, Plies, Quirk, Quirks, RecordedMove, RecordedResult, Report, ResultKind,
+    ResultValue, Rules, Tags, Token, Turn, Watch,
 };
 pub use source::{MoveSpans, ParseError, ReadError, Span};
 pub use square::{ParseSquareError, Square, Symmetry};

@@ -118,7 +118,42 @@ fn convert_unknown_format_is_a_usage_error() {
         .assert()
         .code(2);
     let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert!(err.contains("unknown format \"docx\""), "{err}");
+    assert_eq!(
+        err,
+        "error: invalid value 'docx' for '--to <FORMAT>'
+  [possible values: transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet]
+
+For more information, try '--help'.
+"
+    );
+}
+
+#[test]
+fn the_output_format_comes_from_the_output_name() {
+    let dir = std::env::temp_dir().join(format!("kifu-infer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("games.csv");
+    kifu()
+        .args(["convert", "--from", "transcript", "-o"])
+        .arg(&out)
+        .write_stdin("f5d6c3\n")
+        .assert()
+        .code(0);
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .starts_with("source,index,"));
+    // Neither --to nor a known extension: a usage error naming both ways.
+    kifu()
+        .args(["convert", "--from", "transcript", "-o"])
+        .arg(dir.join("games.out"))
+        .write_stdin("f5d6c3\n")
+        .assert()
+        .code(2)
+        .stderr(
+            "kifu: cannot tell the output format: give --to FORMAT, or -o a file whose extension \
+             names one (transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet)\n",
+        );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -15,11 +15,27 @@ fn obf_position_shows_with_its_scored_moves() {
 
 #[test]
 fn obf_is_read_only() {
+    // Named by an output's extension…
+    let out = std::env::temp_dir().join(format!("kifu-obf-{}.obf", std::process::id()));
+    kifu()
+        .args(["convert", "fixtures/transcripts/oracles.txt", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr("kifu: obf is read only: choose another output format\n");
+    assert!(!out.exists());
+    // …or not even offered to --to.
     kifu()
         .args(["convert", "--to", "obf", "fixtures/transcripts/oracles.txt"])
         .assert()
         .code(2)
-        .stderr("kifu: obf is read only: choose another output format\n");
+        .stderr(
+            "error: invalid value 'obf' for '--to <FORMAT>'
+  [possible values: transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet]
+
+For more information, try '--help'.
+",
+        );
 }
 
 #[test]
@@ -84,4 +100,47 @@ fn ggf_unsupported_board_size_is_an_invalid_game_with_a_caret() {
         "{out}"
     );
     assert!(out.ends_with("3 games read: 2 complete, 0 incomplete, 1 invalid\n"));
+}
+
+#[test]
+fn man_writes_one_page_per_subcommand() {
+    let dir = std::env::temp_dir().join(format!("kifu-man-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    kifu()
+        .arg("man")
+        .arg("--dir")
+        .arg(&dir)
+        .assert()
+        .code(0)
+        .stdout("");
+    let mut pages: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    pages.sort();
+    assert_eq!(
+        pages,
+        [
+            "kifu-completions.1",
+            "kifu-convert.1",
+            "kifu-formats.1",
+            "kifu-man.1",
+            "kifu-repair.1",
+            "kifu-score.1",
+            "kifu-show.1",
+            "kifu-validate.1",
+            "kifu.1"
+        ]
+    );
+    let show = std::fs::read_to_string(dir.join("kifu-show.1")).unwrap();
+    assert!(show.starts_with(".ie \\n(.g .ds Aq \\(aq"), "{show}");
+    assert!(
+        show.contains("kifu\\-show"),
+        "the page is named for the subcommand"
+    );
+    assert!(show.contains("\\-\\-ply"), "and documents its flags");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Without --dir, the top page on standard output, as before.
+    let top = kifu().arg("man").output().unwrap();
+    assert!(String::from_utf8_lossy(&top.stdout).contains(".TH kifu 1"));
 }

@@ -3,6 +3,7 @@
 mod bad_input;
 mod cli_convert;
 mod cli_formats;
+mod cli_inputs;
 mod cli_repair;
 mod cli_safety;
 mod cli_show;

@@ -7,7 +7,7 @@ use kifu::batch::{self, BatchError, SliceReport};
 use kifu::formats::{Format, GameReader, GameWriter, TextWriter};
 
 use super::archive::{self, WthorArgs};
-use super::io::InputArgs;
+use super::io::{format_of_output, format_parser, InputArgs};
 use super::output::{self, Output, Target};
 use super::run::{run_inputs, Job};
 use super::{report, Outcome};
@@ -27,9 +27,9 @@ use super::{report, Outcome};
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Output format.
-    #[arg(long, short = 't', value_name = "FORMAT")]
-    to: Format,
+    /// Output format (default: the one -o's extension names).
+    #[arg(long, short = 't', value_name = "FORMAT", value_parser = format_parser(true))]
+    to: Option<Format>,
 
     /// Output file (default: standard output).
     #[arg(long, short = 'o', value_name = "OUT")]
@@ -78,7 +78,19 @@ impl Job for Converting<'_> {
 
 pub fn run(args: Args) -> Result<Outcome> {
     let files = args.input.files();
-    let to = args.to;
+    let to = match (args.to, args.output.as_deref().and_then(format_of_output)) {
+        (Some(to), _) | (None, Some(to)) => to,
+        (None, None) => bail!(
+            "cannot tell the output format: give --to FORMAT, or -o a file whose extension names \
+             one ({})",
+            kifu::formats::Format::ALL
+                .iter()
+                .filter(|f| f.writable())
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
     let target = match &args.output {
         Some(path) => Target::File(path),
         None => Target::Stdout,

@@ -2,18 +2,39 @@
 //! (files or standard input) in the right format.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use kifu::formats::{wthor, Format, GameReader, ReadOptions};
+use kifu::compress::{decode, inner_name, read_ahead, Codec};
+use kifu::formats::{wthor, Format, GameReader, ReadOptions, FORMATS};
+
+/// A `--from`/`--to` value: a format's name or alias, the names listed in
+/// `--help` and offered by shell completions.
+pub fn format_parser(writable: bool) -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = FORMATS
+        .iter()
+        .filter(move |info| !writable || info.writable)
+        .map(|info| PossibleValue::new(info.name).aliases(info.aliases.iter().copied()));
+    PossibleValuesParser::new(values).map(|name| {
+        // Only the table's names and aliases get here.
+        name.parse::<Format>().unwrap_or(Format::Transcript)
+    })
+}
+
+/// The format an output file's name says, through a compression's
+/// extension (`games.csv` → CSV).
+pub fn format_of_output(path: &Path) -> Option<Format> {
+    Format::from_path(&inner_name(path))
+}
 
 /// How to read inputs: shared by every command that reads games.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SourceArgs {
     /// Read every input as this format instead of guessing.
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = format_parser(false))]
     pub from: Option<Format>,
 
     /// Where to look for WTHOR player and tournament files: a folder, or a
@@ -97,14 +118,22 @@ pub struct Input {
     pub name: String,
     pub reader: Box<dyn BufRead + Send>,
     pub format: Format,
-    /// Size in bytes when the input is a regular file.
+    /// Size in bytes when the input is a regular file (not compressed).
     pub size: Option<u64>,
 }
 
-/// Opens `name` (`-` is standard input) and settles its format: `--from`
-/// if given, else the extension, else the content.
+/// Opens `name` (`-` is standard input), decodes it if it is compressed
+/// (by its extension or its magic bytes; in a thread of its own), and
+/// settles its format: `--from` if given, else the extension (of the name
+/// without the compression's), else the content.
 pub fn open_input(name: &str, from: Option<Format>) -> Result<Input> {
     let (mut reader, size): (Box<dyn BufRead + Send>, Option<u64>) = if name == "-" {
+        if io::stdin().is_terminal() {
+            eprintln!(
+                "kifu: reading games from standard input: type or paste them, then Ctrl-D \
+                 (or give a file; --help tells more)"
+            );
+        }
         (
             Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
             None,
@@ -120,7 +149,16 @@ pub fn open_input(name: &str, from: Option<Format>) -> Result<Input> {
             meta.is_file().then_some(meta.len()),
         )
     };
-    let format = match from.or_else(|| Format::from_path(name.as_ref())) {
+    let head = reader
+        .fill_buf()
+        .with_context(|| format!("cannot read {name}"))?;
+    let codec = Codec::from_path(name.as_ref()).or_else(|| Codec::from_magic(head));
+    let (mut reader, size) = match codec {
+        Some(codec) => (read_ahead(decode(codec, reader)), None),
+        None => (reader, size),
+    };
+    let inner = inner_name(name.as_ref());
+    let format = match from.or_else(|| Format::from_path(&inner)) {
         Some(f) => f,
         None => {
             let head = reader
@@ -152,7 +190,9 @@ impl Input {
         let names = if self.name == "-" && names.is_none() {
             None
         } else {
-            load_names(&self.name, names, notes)
+            // A compressed archive's names sit beside it, uncompressed.
+            let inner = inner_name(self.name.as_ref());
+            load_names(&inner.to_string_lossy(), names, notes)
         };
         let reader = wthor::Reader::new(self.reader, names);
         match self.size {

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod archive;
 mod convert;
 mod diagnostic;
+mod formats;
 mod io;
 mod output;
 mod progress;
@@ -36,6 +37,7 @@ enum Command {
     Score(score::Args),
     Convert(convert::Args),
     Repair(repair::Args),
+    Formats(formats::Args),
     /// Print a shell completion script.
     ///
     /// Shells: bash, zsh, fish, elvish, powershell.
@@ -48,12 +50,20 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) to standard output.
+    /// Print the manual page (roff), or write one page per subcommand.
     ///
-    /// Example:
+    /// Without --dir, kifu(1) goes to standard output; with --dir DIR,
+    /// kifu.1 and kifu-show.1, kifu-validate.1, … are written into DIR.
+    ///
+    /// Examples:
     ///   kifu man > kifu.1 && man ./kifu.1
+    ///   kifu man --dir ~/.local/share/man/man1
     #[command(verbatim_doc_comment)]
-    Man,
+    Man {
+        /// Write every page into this folder.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// What a subcommand found, mapped to the exit status.
@@ -86,11 +96,39 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<Outcome> {
     Ok(Outcome::Valid)
 }
 
-fn man_page() -> anyhow::Result<Outcome> {
+fn man_page(dir: Option<&std::path::Path>) -> anyhow::Result<Outcome> {
     use clap::CommandFactory;
-    let mut out = std::io::stdout().lock();
-    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
-    std::io::Write::flush(&mut out)?;
+    let mut command = Cli::command();
+    command.build();
+    let Some(dir) = dir else {
+        let mut out = std::io::stdout().lock();
+        clap_mangen::Man::new(command).render(&mut out)?;
+        std::io::Write::flush(&mut out)?;
+        return Ok(Outcome::Valid);
+    };
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "cannot write the pages into {}: no such folder",
+            dir.display()
+        );
+    }
+    // kifu.1, then kifu-show.1 and the others, as the top page names them.
+    let mut pages = vec![("kifu".to_owned(), command.clone())];
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("kifu-{}", sub.get_name());
+        pages.push((name.clone(), sub.clone().name(name)));
+    }
+    let mut files = Vec::with_capacity(pages.len());
+    for (name, page) in pages {
+        let mut roff = Vec::new();
+        clap_mangen::Man::new(page).render(&mut roff)?;
+        let mut file = output::AtomicFile::create(&dir.join(format!("{name}.1")))?;
+        std::io::Write::write_all(&mut file, &roff)?;
+        files.push(file);
+    }
+    for file in files {
+        file.commit()?;
+    }
     Ok(Outcome::Valid)
 }
 
@@ -137,7 +175,8 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Repair(args) => repair::run(args),
         Command::Completions { shell } => completions(shell),
-        Command::Man => man_page(),
+        Command::Formats(args) => formats::run(args),
+        Command::Man { dir } => man_page(dir.as_deref()),
     };
     match result {
         Ok(outcome) => outcome.exit_code(),

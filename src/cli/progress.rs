@@ -7,22 +7,38 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Bytes read and games done across every input of a run.
 pub struct Progress {
+    /// Shown at all (standard error is a terminal, no `--quiet`).
+    wanted: bool,
+    total: Option<u64>,
     bar: Option<ProgressBar>,
     done_bytes: u64,
     games: u64,
     started: Instant,
 }
 
+/// A run shorter than this shows no bar at all: it would only flash.
+const DELAY: Duration = Duration::from_millis(500);
+
 impl Progress {
     /// A bar over `total` bytes (unknown for standard input), hidden when
-    /// standard error is not a terminal or with `--quiet`.
+    /// standard error is not a terminal or with `--quiet`, and drawn only
+    /// once the run has taken half a second.
     pub fn new(quiet: bool, total: Option<u64>) -> Progress {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = match total {
-                Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
-                None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
-            };
-            let template = if total.is_some() {
+        Progress {
+            wanted: !quiet && std::io::stderr().is_terminal(),
+            total,
+            bar: None,
+            done_bytes: 0,
+            games: 0,
+            started: Instant::now(),
+        }
+    }
+
+    /// The bar, made the first time it is due.
+    fn bar(&mut self) -> Option<&ProgressBar> {
+        if self.bar.is_none() && self.wanted && self.started.elapsed() >= DELAY {
+            let bar = ProgressBar::with_draw_target(self.total, ProgressDrawTarget::stderr());
+            let template = if self.total.is_some() {
                 "{bar:30.cyan/blue} {bytes}/{total_bytes} {msg} (eta {eta})"
             } else {
                 "{spinner} {bytes} {msg}"
@@ -31,27 +47,19 @@ impl Progress {
                 bar.set_style(style.progress_chars("=> "));
             }
             bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
-        Progress {
-            bar,
-            done_bytes: 0,
-            games: 0,
-            started: Instant::now(),
+            self.bar = Some(bar);
         }
+        self.bar.as_ref()
     }
 
     /// Games finished, and how far into the current input (bytes).
     pub fn advance(&mut self, games: u64, offset_in_input: u64) {
         self.games += games;
-        if let Some(bar) = &self.bar {
-            bar.set_position(self.done_bytes + offset_in_input);
-            let secs = self.started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!(
-                "{} games, {:.0} games/s",
-                self.games,
-                self.games as f64 / secs
-            ));
+        let (done, count, started) = (self.done_bytes, self.games, self.started);
+        if let Some(bar) = self.bar() {
+            bar.set_position(done + offset_in_input);
+            let secs = started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!("{count} games, {:.0} games/s", count as f64 / secs));
         }
     }
 

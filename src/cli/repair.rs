@@ -12,7 +12,7 @@ use kifu::repair::{self, Options, Verdict};
 use kifu::table::Game;
 use kifu::{GameRecord, Report};
 
-use super::io::InputArgs;
+use super::io::{format_of_output, format_parser, InputArgs};
 use super::output::{self, AtomicFile, Output, Target};
 use super::run::{run_inputs, Part, Replayed, Totals};
 use super::{diagnostic, report, suggest, Outcome};
@@ -39,7 +39,7 @@ use super::{diagnostic, report, suggest, Outcome};
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// Output format (default: the format of the inputs).
-    #[arg(long, short = 't', value_name = "FORMAT")]
+    #[arg(long, short = 't', value_name = "FORMAT", value_parser = format_parser(true))]
     to: Option<Format>,
 
     /// Output file (default: standard output).
@@ -79,9 +79,13 @@ impl Counts {
     }
 }
 
-/// The output format: `--to`, else the one format all inputs are in.
+/// The output format: `--to`, else the one `-o`'s extension names, else
+/// the one format all inputs are in.
 fn output_format(args: &Args, files: &[String]) -> Result<Format> {
-    if let Some(to) = args.to {
+    if let Some(to) = args
+        .to
+        .or_else(|| args.output.as_deref().and_then(format_of_output))
+    {
         return Ok(to);
     }
     let mut found: Option<Format> = None;

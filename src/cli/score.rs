@@ -7,6 +7,7 @@ use kifu::formats::jsonl::GameJson;
 use kifu::formats::{text_format, Format};
 use kifu::table::Game;
 use kifu::{GameRecord, Report, Status};
+use unicode_width::UnicodeWidthChar;
 
 use super::io::InputArgs;
 use super::run::{run_inputs, Part, Replayed};
@@ -39,13 +40,21 @@ enum ScoreFormat {
     Json,
 }
 
+/// `text` in exactly `width` terminal columns: cut, or padded with
+/// spaces. Wide characters (CJK) take two columns.
 fn pad(text: &str, width: usize) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    if chars.len() > width {
-        chars[..width].iter().collect()
-    } else {
-        format!("{text}{}", " ".repeat(width - chars.len()))
+    let mut out = String::with_capacity(width);
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > width {
+            break;
+        }
+        out.push(c);
+        used += w;
     }
+    out.push_str(&" ".repeat(width - used));
+    out
 }
 
 /// The note for a row: a disagreement, the recorded result of an
@@ -104,7 +113,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let source_width = if files.len() > 1 {
         files
             .iter()
-            .map(|f| f.chars().count())
+            .map(|f| unicode_width::UnicodeWidthStr::width(f.as_str()))
             .max()
             .unwrap_or(0)
             .max(4)

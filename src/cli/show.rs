@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use kifu::formats::transcript::{parse_line, LineContext};
 use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
-use kifu::{Color, GameRecord, Move, Ply, Position, Replay, Score, Token, Winner};
+use kifu::{Color, GameRecord, Move, Position, Report, Score, Token, Turn, Watch, Winner};
 
 use super::io::{open_input, SourceArgs};
 use super::output::{self, AtomicFile, Target};
@@ -19,8 +19,9 @@ use super::{diagnostic, ColorWhen, Outcome};
 /// in turn (--each), with the side to move, its legal moves marked, the
 /// last move set off, disc counts and the result once the game is over.
 ///
-/// GAME is a file (`-` for standard input; `--game N` picks a game) or a
-/// transcript typed on the command line.
+/// GAME is a file (`-` or nothing for standard input; `--game N` picks a
+/// game) or a transcript typed on the command line. The players, event,
+/// date and recorded result come first when the record has them.
 ///
 /// Examples:
 ///   kifu show f5d6c3d3c4
@@ -30,8 +31,9 @@ use super::{diagnostic, ColorWhen, Outcome};
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// A file, `-`, or the moves of a game (`f5d6c3`, `f5 d6 c3`).
-    #[arg(value_name = "GAME", required = true, num_args = 1..)]
+    /// A file, `-` (or nothing: standard input), or the moves of a game
+    /// (`f5d6c3`, `f5 d6 c3`).
+    #[arg(value_name = "GAME", num_args = 0..)]
     game: Vec<String>,
 
     /// Which game of the file to show (1-based).
@@ -89,8 +91,9 @@ fn looks_like_path(text: &str) -> bool {
 }
 
 fn load(args: &Args) -> Result<Loaded> {
-    let first = &args.game[0];
-    if args.game.len() == 1 && (first == "-" || Path::new(first).exists()) {
+    let stdin = "-".to_owned();
+    let first = args.game.first().unwrap_or(&stdin);
+    if args.game.len() <= 1 && (first == "-" || Path::new(first).exists()) {
         let input = open_input(first, args.source.from)?;
         let mut seen = 0;
         let mut notes = Vec::new();
@@ -162,10 +165,10 @@ fn paint(cell: Cell, last: bool, glyph: char) -> String {
     format!("{}{glyph}{}", style.render(), style.render_reset())
 }
 
-fn last_square(ply: Option<&Ply>) -> Option<kifu::Square> {
-    match ply?.mv {
-        Move::Play(sq) => Some(sq),
-        Move::Pass => None,
+fn last_square(step: Option<&Step>) -> Option<kifu::Square> {
+    match step?.turn.token {
+        Token::Move(Move::Play(sq)) => Some(sq),
+        _ => None,
     }
 }
 
@@ -188,21 +191,95 @@ fn squares(bits: u64) -> String {
         .join(" ")
 }
 
+/// Every position of the game (the start, then after each pass and move)
+/// as the one replay passes them.
+#[derive(Default)]
+struct Positions(Vec<Position>);
+
+impl Watch for Positions {
+    fn position(&mut self, position: &Position, _ply: u32, _next: Move) {
+        self.0.push(*position);
+    }
+
+    fn end(&mut self, position: &Position, _ply: u32) {
+        self.0.push(*position);
+    }
+}
+
+/// One legal move token of the record and the position after it.
+struct Step {
+    /// 1-based move token number.
+    number: usize,
+    /// What was played, by whom.
+    turn: Turn,
+    /// The position after it.
+    position: Position,
+}
+
+/// The replay of `record` and its legal move tokens, each with the
+/// position after it.
+fn steps(record: &GameRecord) -> (Report, Vec<Step>) {
+    let mut seen = Positions::default();
+    let report = record.replay_watched(&mut seen);
+    let mut after = seen.0.into_iter().skip(1);
+    let steps = record
+        .plies(&report)
+        .take_while(|turn| turn.legal)
+        .filter_map(|turn| {
+            if turn.pass_before {
+                // The position where the other side had to pass.
+                after.next();
+            }
+            Some(Step {
+                number: turn.index + 1,
+                turn,
+                position: after.next()?,
+            })
+        })
+        .collect();
+    (report, steps)
+}
+
+/// The lines above the diagram: the players, the event and the date, when
+/// the record has them.
+fn heading(record: &GameRecord) -> String {
+    let tags = &record.tags;
+    let mut out = String::new();
+    let mut line = |fields: [(&str, Option<String>); 2]| {
+        let parts: Vec<String> = fields
+            .into_iter()
+            .filter_map(|(name, value)| value.map(|v| format!("{name}: {v}")))
+            .collect();
+        if !parts.is_empty() {
+            out.push_str(&parts.join("   "));
+            out.push('\n');
+        }
+    };
+    line([("black", tags.black.clone()), ("white", tags.white.clone())]);
+    let date = tags
+        .date
+        .as_deref()
+        .map(|d| kifu::date::iso_date(d).unwrap_or_else(|| d.to_owned()));
+    line([("event", tags.event.clone()), ("date", date)]);
+    out
+}
+
 /// The lines under a diagram: what was played, the counts, what comes next.
-fn describe(position: &Position, last: Option<(usize, &Ply)>, style: &TextStyle) -> String {
+fn describe(position: &Position, last: Option<&Step>, style: &TextStyle) -> String {
     let mut out = String::new();
     match last {
         None => out.push_str("start position\n"),
-        Some((number, ply)) => {
-            let what = match ply.mv {
-                Move::Play(sq) => format!("{} {sq}", ply.color),
-                Move::Pass => format!("{} passes", ply.color),
+        Some(step) => {
+            let turn = &step.turn;
+            let what = match turn.token {
+                Token::Move(Move::Play(sq)) => format!("{} {sq}", turn.color),
+                _ => format!("{} passes", turn.color),
             };
-            out.push_str(&format!("move {number}: {what}"));
-            if ply.implicit_pass {
+            out.push_str(&format!("move {}: {what}", step.number));
+            if turn.pass_before {
                 out.push_str(&format!(
                     " ({} had no move and passed)",
-                    ply.color.opponent()
+                    turn.color.opponent()
                 ));
             }
             out.push('\n');
@@ -255,25 +332,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut pictures = Vec::new();
     let record = &loaded.record;
     let style = style(&args);
-    let mut replay = Replay::new(record.start);
-    let mut steps: Vec<(usize, Ply, Position)> = Vec::with_capacity(record.moves.len());
-    let mut error = None;
-    for (i, m) in record.moves.iter().enumerate() {
-        let step = match m.token {
-            Token::Move(mv) => replay.play(mv, m.color),
-            Token::Unreadable => Err(replay.unreadable(&record.token_text(i))),
-        };
-        match step {
-            Ok(ply) => steps.push((i + 1, ply, *replay.position())),
-            Err(e) => {
-                error = Some(kifu::GameError::Replay(e));
-                break;
-            }
-        }
-    }
-    if error.is_none() {
-        error = record.defect.clone().map(kifu::GameError::Parse);
-    }
+    let (report, steps) = steps(record);
+    let error = report.error.clone();
     if let Some(n) = args.ply {
         if n > record.moves.len() {
             bail!(
@@ -287,9 +347,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     let color = args.color.enabled();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let block = |position: &Position, last: Option<(usize, &Ply)>| {
+    let block = |position: &Position, last: Option<&Step>| {
         let style = TextStyle {
-            last_move: last_square(last.map(|(_, p)| p)),
+            last_move: last_square(last),
             ..style
         };
         let board = if color {
@@ -299,10 +359,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         };
         board + &describe(position, last, &style)
     };
-    let svg_options = |last: Option<&Ply>| SvgOptions {
+    let svg_options = |last: Option<&Step>| SvgOptions {
         last_move: last_square(last),
         legal_moves: true,
     };
+    out.write_all(heading(record).as_bytes())?;
     if args.each {
         out.write_all(block(&record.start, None).as_bytes())?;
         if let Some(dir) = &args.svg_dir {
@@ -314,35 +375,30 @@ pub fn run(args: Args) -> Result<Outcome> {
                 &input,
             )?);
         }
-        for (number, ply, position) in &steps {
+        for step in &steps {
             out.write_all(b"\n")?;
-            out.write_all(block(position, Some((*number, ply))).as_bytes())?;
+            out.write_all(block(&step.position, Some(step)).as_bytes())?;
             if let Some(dir) = &args.svg_dir {
                 pictures.push(picture(
-                    &dir.join(format!("{number:03}.svg")),
-                    &position_svg(position, &svg_options(Some(ply))),
+                    &dir.join(format!("{:03}.svg", step.number)),
+                    &position_svg(&step.position, &svg_options(Some(step))),
                     &input,
                 )?);
             }
         }
     } else {
         let shown = match args.ply {
-            Some(n) => steps.iter().rposition(|(number, _, _)| *number <= n),
+            Some(n) => steps.iter().rposition(|step| step.number <= n),
             None => steps.len().checked_sub(1),
         };
-        let (position, last) = match shown {
-            Some(i) => {
-                let (number, ply, position) = &steps[i];
-                (*position, Some((*number, ply)))
-            }
-            None => (record.start, None),
-        };
+        let last = shown.and_then(|i| steps.get(i));
+        let position = last.map_or(record.start, |step| step.position);
         if args.sheet {
             let played: Vec<(kifu::Square, Color)> = steps[..shown.map_or(0, |i| i + 1)]
                 .iter()
-                .filter_map(|(_, ply, _)| match ply.mv {
-                    Move::Play(sq) => Some((sq, ply.color)),
-                    Move::Pass => None,
+                .filter_map(|step| match step.turn.token {
+                    Token::Move(Move::Play(sq)) => Some((sq, step.turn.color)),
+                    _ => None,
                 })
                 .collect();
             let sheet_data = Sheet::new(record.start, &played);
@@ -356,7 +412,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             if let Some(path) = &args.svg {
                 pictures.push(picture(
                     path,
-                    &position_svg(&position, &svg_options(last.map(|(_, p)| p))),
+                    &position_svg(&position, &svg_options(last)),
                     &input,
                 )?);
             }
