@@ -55,7 +55,8 @@ fn compressed_inputs_read_as_the_files_they_hold() {
     for name in ["WTH.JOU", "WTH.TRN"] {
         std::fs::copy(corpus.join("wthor").join(name), dir.join(name)).unwrap();
     }
-    let cases: [(&str, &str, fn(&[u8]) -> Vec<u8>); 4] = [
+    type Pack = fn(&[u8]) -> Vec<u8>;
+    let cases: [(&str, &str, Pack); 4] = [
         ("wthor/WTH_1990.wtb", "WTH_1990.wtb.gz", gzip),
         ("ggf/ntest-TestGames.ggf", "games.ggf.bz2", bzip2),
         ("logbook/logbook-first3000.gam", "logbook.xz", xz),
