@@ -38,6 +38,7 @@ mod query;
 mod record;
 pub mod render;
 pub mod repair;
+pub mod select;
 pub mod source;
 mod square;
 mod symmetry;

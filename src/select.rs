@@ -1,0 +1,520 @@
+//! Choosing games: the filters of SPEC section 7, what the one replay of a
+//! game finds for them (its opening, where it reached a position), and the
+//! key that tells duplicates.
+//!
+//! ```
+//! use kifu::formats::transcript::{parse_line, LineContext};
+//! use kifu::select::{Filter, Selection};
+//!
+//! let ctx = LineContext { line: 1, byte: 0, index: 1 };
+//! let game = parse_line(b"f5d6c3d3c4f4f6f3e6e7", ctx).unwrap();
+//! let filter = Filter::builder().position("f5 d6 c3 d3 c4")?.build();
+//! let selection = Selection::new(filter, true);
+//! let (report, found) = selection.replay(&game);
+//! assert_eq!(found.opening.unwrap().name(), "Scorpion");
+//! assert_eq!(found.hit.unwrap().next.unwrap().to_string(), "f4");
+//! assert!(selection.filter.accepts(&game, &report, &found));
+//! # Ok::<(), kifu::select::FilterError>(())
+//! ```
+
+use std::fmt;
+
+use crate::date::RecordDate;
+use crate::openings::{Opening, OpeningClassifier, Openings};
+use crate::query::{Hit, PositionQuery, QueryError};
+use crate::record::{GameRecord, Report, Token, Watch};
+use crate::{Move, Position, Status, Winner};
+
+/// A filter flag that cannot be read: which flag, its value, and why.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("{flag} {value}: {reason}")]
+pub struct FilterError {
+    /// The flag, as `--year`.
+    pub flag: &'static str,
+    /// The value given.
+    pub value: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl FilterError {
+    fn new(flag: &'static str, value: &str, reason: impl fmt::Display) -> FilterError {
+        FilterError {
+            flag,
+            value: value.to_owned(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// A text to find in a name, ignoring case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Needle(String);
+
+impl Needle {
+    fn new(text: &str) -> Needle {
+        Needle(text.to_lowercase())
+    }
+
+    fn in_text(&self, text: Option<&str>) -> bool {
+        let Some(text) = text else { return false };
+        if text.is_ascii() && self.0.is_ascii() {
+            let needle = self.0.as_bytes();
+            text.as_bytes()
+                .windows(needle.len().max(1))
+                .any(|w| w.eq_ignore_ascii_case(needle))
+                || needle.is_empty()
+        } else {
+            text.to_lowercase().contains(&self.0)
+        }
+    }
+}
+
+/// The filters of SPEC section 7: a game must match every one given.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    player: Option<Needle>,
+    black: Option<Needle>,
+    white: Option<Needle>,
+    event: Option<Needle>,
+    years: Option<(u16, u16)>,
+    statuses: Option<Vec<Status>>,
+    winner: Option<Winner>,
+    opening: Option<Needle>,
+    position: Option<PositionQuery>,
+}
+
+/// Builds a [`Filter`] from flag values, each checked as it comes.
+#[derive(Clone, Debug, Default)]
+pub struct FilterBuilder(Filter);
+
+impl FilterBuilder {
+    /// `--player TEXT`: Black's or White's name contains it.
+    #[must_use]
+    pub fn player(mut self, text: &str) -> FilterBuilder {
+        self.0.player = Some(Needle::new(text));
+        self
+    }
+
+    /// `--black TEXT`.
+    #[must_use]
+    pub fn black(mut self, text: &str) -> FilterBuilder {
+        self.0.black = Some(Needle::new(text));
+        self
+    }
+
+    /// `--white TEXT`.
+    #[must_use]
+    pub fn white(mut self, text: &str) -> FilterBuilder {
+        self.0.white = Some(Needle::new(text));
+        self
+    }
+
+    /// `--event TEXT`.
+    #[must_use]
+    pub fn event(mut self, text: &str) -> FilterBuilder {
+        self.0.event = Some(Needle::new(text));
+        self
+    }
+
+    /// `--opening TEXT`: the game's opening name contains it.
+    #[must_use]
+    pub fn opening(mut self, text: &str) -> FilterBuilder {
+        self.0.opening = Some(Needle::new(text));
+        self
+    }
+
+    /// `--year A` or `--year A..B` (inclusive).
+    pub fn years(mut self, text: &str) -> Result<FilterBuilder, FilterError> {
+        let year = |t: &str| {
+            let t = t.trim();
+            (t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u16>().ok())
+                .flatten()
+        };
+        let bad = || FilterError::new("--year", text, "not a year or a range such as 2000..2010");
+        let (from, to) = match text.split_once("..") {
+            Some((a, b)) => (year(a).ok_or_else(bad)?, year(b).ok_or_else(bad)?),
+            None => {
+                let y = year(text).ok_or_else(bad)?;
+                (y, y)
+            }
+        };
+        if from > to {
+            return Err(FilterError::new(
+                "--year",
+                text,
+                format!("the range runs backwards: {to} comes before {from}"),
+            ));
+        }
+        self.0.years = Some((from, to));
+        Ok(self)
+    }
+
+    /// `--status S[,S]`: `complete`, `incomplete`, `invalid`.
+    pub fn statuses(mut self, text: &str) -> Result<FilterBuilder, FilterError> {
+        let mut statuses = Vec::new();
+        for part in text.split(',') {
+            let status = match part.trim() {
+                "complete" => Status::Complete,
+                "incomplete" => Status::Incomplete,
+                "invalid" => Status::Invalid,
+                other => {
+                    return Err(FilterError::new(
+                        "--status",
+                        text,
+                        format!("{other:?} is not complete, incomplete or invalid"),
+                    ))
+                }
+            };
+            statuses.push(status);
+        }
+        self.0.statuses = Some(statuses);
+        Ok(self)
+    }
+
+    /// `--winner black|white|draw`.
+    pub fn winner(mut self, text: &str) -> Result<FilterBuilder, FilterError> {
+        self.0.winner = Some(match text.trim() {
+            "black" => Winner::Black,
+            "white" => Winner::White,
+            "draw" => Winner::Draw,
+            _ => {
+                return Err(FilterError::new(
+                    "--winner",
+                    text,
+                    "not black, white or draw",
+                ))
+            }
+        });
+        Ok(self)
+    }
+
+    /// `--position MOVES|BOARD`: the game reaches it, under symmetry and
+    /// transposition.
+    pub fn position(mut self, text: &str) -> Result<FilterBuilder, FilterError> {
+        let query = PositionQuery::parse(text)
+            .map_err(|e: QueryError| FilterError::new("--position", text, e))?;
+        self.0.position = Some(query);
+        Ok(self)
+    }
+
+    /// The filter.
+    #[must_use]
+    pub fn build(self) -> Filter {
+        self.0
+    }
+}
+
+impl Filter {
+    /// A filter that keeps every game, to add to.
+    #[must_use]
+    pub fn builder() -> FilterBuilder {
+        FilterBuilder::default()
+    }
+
+    /// Whether it keeps every game.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.player.is_none()
+            && self.black.is_none()
+            && self.white.is_none()
+            && self.event.is_none()
+            && self.years.is_none()
+            && self.statuses.is_none()
+            && self.winner.is_none()
+            && self.opening.is_none()
+            && self.position.is_none()
+    }
+
+    /// The position the game must reach, if the filter names one.
+    #[must_use]
+    pub fn position(&self) -> Option<&PositionQuery> {
+        self.position.as_ref()
+    }
+
+    /// Whether the filter asks for the opening name.
+    #[must_use]
+    pub fn needs_opening(&self) -> bool {
+        self.opening.is_some()
+    }
+
+    /// Whether a replayed game matches every filter given.
+    #[must_use]
+    pub fn accepts(&self, record: &GameRecord, report: &Report, found: &Findings) -> bool {
+        let tags = &record.tags;
+        let (black, white) = (tags.black.as_deref(), tags.white.as_deref());
+        self.player
+            .as_ref()
+            .is_none_or(|n| n.in_text(black) || n.in_text(white))
+            && self.black.as_ref().is_none_or(|n| n.in_text(black))
+            && self.white.as_ref().is_none_or(|n| n.in_text(white))
+            && self
+                .event
+                .as_ref()
+                .is_none_or(|n| n.in_text(tags.event.as_deref()))
+            && self
+                .years
+                .is_none_or(|(from, to)| year(record).is_some_and(|y| (from..=to).contains(&y)))
+            && self
+                .statuses
+                .as_ref()
+                .is_none_or(|s| s.contains(&report.status()))
+            && self
+                .winner
+                .is_none_or(|w| winner(record, report) == Some(w))
+            && self
+                .opening
+                .as_ref()
+                .is_none_or(|n| n.in_text(found.opening.map(Opening::name)))
+            && (self.position.is_none() || found.hit.is_some())
+    }
+}
+
+/// The year a game was played, from its date.
+#[must_use]
+pub fn year(record: &GameRecord) -> Option<u16> {
+    record
+        .tags
+        .date
+        .as_deref()
+        .and_then(RecordDate::parse)
+        .map(|d| d.year)
+}
+
+/// The winner of the table (SPEC section 4): from the board of a complete
+/// game, from the recorded result of an incomplete one.
+#[must_use]
+pub fn winner(record: &GameRecord, report: &Report) -> Option<Winner> {
+    match report.status() {
+        Status::Complete => Some(report.finish.score.winner),
+        Status::Incomplete => record.result.and_then(|r| r.winner()),
+        Status::Invalid => None,
+    }
+}
+
+/// What the replay of a game found beside its report.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Findings {
+    /// The game's opening, when names were asked for.
+    pub opening: Option<&'static Opening>,
+    /// Where the game reached the filter's position, and what it played
+    /// next there.
+    pub hit: Option<Hit>,
+}
+
+/// The watcher of the one replay: the opening classifier and the position
+/// query, each only when asked for.
+struct Survey<'a> {
+    query: Option<&'a PositionQuery>,
+    classifier: Option<OpeningClassifier<'static>>,
+    found: Findings,
+}
+
+impl Survey<'_> {
+    fn look(&mut self, position: &Position, next: Option<Move>) {
+        let Some(query) = self.query else { return };
+        if self.found.hit.is_some() {
+            return;
+        }
+        if let Some(symmetry) = query.matches(position) {
+            let next = next.map(|mv| match mv {
+                Move::Play(square) => Move::Play(square.transform(symmetry)),
+                Move::Pass => Move::Pass,
+            });
+            self.found.hit = Some(Hit { symmetry, next });
+        }
+    }
+}
+
+impl Watch for Survey<'_> {
+    #[inline]
+    fn position(&mut self, position: &Position, _ply: u32, next: Move) {
+        if let Some(classifier) = &mut self.classifier {
+            if !classifier.push(position) {
+                self.found.opening = classifier.opening();
+                self.classifier = None;
+            }
+        }
+        self.look(position, Some(next));
+    }
+
+    fn end(&mut self, position: &Position, _ply: u32) {
+        if let Some(classifier) = &mut self.classifier {
+            classifier.push(position);
+            self.found.opening = classifier.opening();
+        }
+        self.look(position, None);
+        // A record that stops where the side to move must pass stands on
+        // the next position too.
+        if !position.has_moves() && position.opponent_has_moves() {
+            let mut passed = *position;
+            passed.pass();
+            self.look(&passed, None);
+        }
+    }
+}
+
+/// What to find in each game and which games to keep.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// The filters.
+    pub filter: Filter,
+    /// Name every game's opening (the `opening` column).
+    pub openings: bool,
+}
+
+impl Selection {
+    /// Finds what `filter` needs, and openings when `openings`.
+    #[must_use]
+    pub fn new(filter: Filter, openings: bool) -> Selection {
+        Selection { filter, openings }
+    }
+
+    /// Replays `record` once, finding its opening and where it reached
+    /// the filter's position as it goes.
+    #[must_use]
+    pub fn replay(&self, record: &GameRecord) -> (Report, Findings) {
+        let classify = self.openings || self.filter.needs_opening();
+        if !classify && self.filter.position.is_none() {
+            return (record.replay(), Findings::default());
+        }
+        let book = Openings::builtin();
+        let mut survey = Survey {
+            query: self.filter.position.as_ref(),
+            classifier: classify.then(|| book.classifier(&record.start)),
+            found: Findings::default(),
+        };
+        let report = record.replay_watched(&mut survey);
+        (report, survey.found)
+    }
+}
+
+/// The key of a game's move list under the 8 symmetries (passes left out;
+/// the start position must be the same): equal keys are duplicates
+/// (`--unique`).
+#[must_use]
+pub fn duplicate_key(record: &GameRecord) -> u128 {
+    let mut key = crate::symmetry::MoveListKey::new();
+    for m in &record.moves {
+        if let Token::Move(Move::Play(square)) = m.token {
+            key.push(square);
+        }
+    }
+    let start = record.start;
+    if start == Position::start() {
+        key.finish()
+    } else {
+        // Another start: the same moves from it are another game.
+        key.finish() ^ start.canonical_key().0.rotate_left(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::transcript;
+
+    fn filter(f: impl FnOnce(FilterBuilder) -> Result<FilterBuilder, FilterError>) -> Filter {
+        f(Filter::builder()).unwrap().build()
+    }
+
+    fn keeps(filter: &Filter, record: &GameRecord) -> bool {
+        let selection = Selection::new(filter.clone(), false);
+        let (report, found) = selection.replay(record);
+        selection.filter.accepts(record, &report, &found)
+    }
+
+    #[test]
+    fn malformed_filters_name_the_flag() {
+        let err = |f: fn(FilterBuilder) -> Result<FilterBuilder, FilterError>| {
+            f(Filter::builder()).unwrap_err().to_string()
+        };
+        assert_eq!(
+            err(|b| b.years("20x4")),
+            "--year 20x4: not a year or a range such as 2000..2010"
+        );
+        assert_eq!(
+            err(|b| b.years("2010..2000")),
+            "--year 2010..2000: the range runs backwards: 2000 comes before 2010"
+        );
+        assert_eq!(
+            err(|b| b.position("f5z9")),
+            "--position f5z9: move 2 (white) z9: not a square"
+        );
+        assert_eq!(
+            err(|b| b.position("f5f5")),
+            "--position f5f5: move 2 (white) f5: square occupied"
+        );
+        assert_eq!(
+            err(|b| b.statuses("complete,done")),
+            "--status complete,done: \"done\" is not complete, incomplete or invalid"
+        );
+        assert_eq!(
+            err(|b| b.winner("blue")),
+            "--winner blue: not black, white or draw"
+        );
+    }
+
+    #[test]
+    fn each_filter_alone() {
+        let mut g = transcript("f5d6c3d3c4f4f6f3e6e7");
+        g.tags.black = Some("Tastet Marc".into());
+        g.tags.white = Some("Müller Jörg".into());
+        g.tags.event = Some("Championnat de France".into());
+        g.tags.date = Some("2004.05.12".into());
+        assert!(keeps(&filter(|b| Ok(b.player("tastet"))), &g));
+        assert!(keeps(&filter(|b| Ok(b.player("JÖRG"))), &g));
+        assert!(!keeps(&filter(|b| Ok(b.black("jörg"))), &g));
+        assert!(keeps(&filter(|b| Ok(b.white("müller"))), &g));
+        assert!(keeps(&filter(|b| Ok(b.event("de fr"))), &g));
+        assert!(keeps(&filter(|b| b.years("2004")), &g));
+        assert!(keeps(&filter(|b| b.years("2000..2010")), &g));
+        assert!(!keeps(&filter(|b| b.years("2005..2010")), &g));
+        assert!(keeps(&filter(|b| b.statuses("incomplete")), &g));
+        assert!(!keeps(&filter(|b| b.statuses("complete,invalid")), &g));
+        assert!(!keeps(&filter(|b| b.winner("black")), &g));
+        // f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 is the Scorpion.
+        assert!(keeps(&filter(|b| Ok(b.opening("scorpion"))), &g));
+        assert!(!keeps(&filter(|b| Ok(b.opening("tiger"))), &g));
+        assert!(keeps(&filter(|b| b.position("f5d6c3d3")), &g));
+        // Rotated and transposed: c4 e3 f6 e6 f5 is f5 d6 c3 d3 c4 turned.
+        let turned = transcript("c4e3f6e6f5");
+        assert!(keeps(&filter(|b| b.position("f5d6c3d3c4")), &turned));
+        assert!(!keeps(&filter(|b| b.position("f5f6")), &g));
+        // Without a year, --year never matches.
+        g.tags.date = None;
+        assert!(!keeps(&filter(|b| b.years("2004")), &g));
+        // Combined: all must hold.
+        let both = filter(|b| b.years("1990..2000").map(|b| b.player("tastet")));
+        g.tags.date = Some("1995".into());
+        assert!(keeps(&both, &g));
+        g.tags.black = None;
+        assert!(!keeps(&both, &g));
+    }
+
+    #[test]
+    fn the_next_move_comes_back_in_the_query_orientation() {
+        let selection = Selection::new(filter(|b| b.position("f5d6")), false);
+        // f5 d6 reflected on the diagonal is e6 f4; then e3 there is c5 here.
+        let (_, found) = selection.replay(&transcript("e6f4e3"));
+        assert_eq!(
+            found.hit.unwrap().next,
+            Some(Move::Play("c5".parse().unwrap()))
+        );
+        // A game that ends on the position reaches it with no next move.
+        let (_, found) = selection.replay(&transcript("f5d6"));
+        assert_eq!(found.hit.unwrap().next, None);
+    }
+
+    #[test]
+    fn duplicates_by_symmetry_share_a_key() {
+        let a = transcript("f5d6c3d3c4f4");
+        let rotated = transcript("c4e3f6e6f5c5");
+        let other = transcript("f5d6c3d3c4f4f6");
+        assert_eq!(duplicate_key(&a), duplicate_key(&rotated));
+        assert_ne!(duplicate_key(&a), duplicate_key(&other));
+        let with_pass = transcript("f5 d6 c3 d3 c4 f4");
+        assert_eq!(duplicate_key(&a), duplicate_key(&with_pass));
+    }
+}
