@@ -10,7 +10,7 @@
 //! let bytes = gz.finish()?;
 //! assert_eq!(Codec::from_magic(&bytes), Some(Codec::Gzip));
 //! let mut text = String::new();
-//! decode(Codec::Gzip, &bytes[..]).read_to_string(&mut text)?;
+//! decode(Codec::Gzip, std::io::Cursor::new(bytes)).read_to_string(&mut text)?;
 //! assert_eq!(text, "f5d6c3\n");
 //! # Ok::<(), std::io::Error>(())
 //! ```

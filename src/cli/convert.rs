@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
-use kifu::batch::{self, BatchError, SliceReport};
+use kifu::batch::{self, BatchError, Choice, Seen, SliceReport};
+use kifu::select::Selection;
 use kifu::formats::{Format, GameReader, GameWriter, TextWriter};
 
 use super::archive::{self, WthorArgs};
@@ -35,6 +36,11 @@ pub struct Args {
     #[arg(long, short = 'o', value_name = "OUT")]
     output: Option<PathBuf>,
 
+    /// Leave out games whose moves repeat an earlier game's, turned or
+    /// mirrored or not (the first is kept).
+    #[arg(long)]
+    unique: bool,
+
     #[command(flatten)]
     wthor: WthorArgs,
 
@@ -42,7 +48,7 @@ pub struct Args {
     input: InputArgs,
 }
 
-/// Writes every game of each input with one writer.
+/// Writes every chosen game of each input with one writer.
 pub struct Converting<'w> {
     /// The output format.
     pub to: Format,
@@ -50,6 +56,10 @@ pub struct Converting<'w> {
     pub writer: &'w mut dyn GameWriter,
     /// Batch settings.
     pub options: batch::Options,
+    /// The filters, and what each replay finds.
+    pub selection: Selection,
+    /// The keys of the games kept so far, under `--unique`.
+    pub unique: Option<Seen>,
 }
 
 impl Job for Converting<'_> {
@@ -59,7 +69,11 @@ impl Job for Converting<'_> {
         games: Box<dyn GameReader>,
         done: &mut dyn FnMut(&SliceReport, &[String]),
     ) -> Result<(), BatchError> {
-        batch::convert(games, name, self.to, self.writer, &self.options, |slice| {
+        let choice = Choice {
+            selection: &self.selection,
+            unique: self.unique.as_mut(),
+        };
+        batch::convert(games, name, self.to, self.writer, &self.options, choice, |slice| {
             let lines: Vec<String> = slice
                 .flagged
                 .iter()
@@ -103,6 +117,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         bail!("--split-year and --depth are for WTHOR output (--to wthor)");
     }
     let options = args.input.options();
+    let selection = args.input.selection(false)?;
+    let unique = args.unique.then(Seen::default);
     let totals = if to == Format::Wthor {
         let Some(path) = &args.output else {
             bail!("WTHOR output needs a file: use -o OUT.wtb (the name files go beside it)");
@@ -114,6 +130,8 @@ pub fn run(args: Args) -> Result<Outcome> {
                 to,
                 writer: &mut archive.writer,
                 options,
+                selection,
+                unique,
             },
         )?;
         archive.commit()?;
@@ -129,6 +147,8 @@ pub fn run(args: Args) -> Result<Outcome> {
                 to,
                 writer: &mut writer,
                 options,
+                selection,
+                unique,
             },
         )?;
         writer.finish()?;

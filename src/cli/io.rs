@@ -9,6 +9,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use kifu::compress::{decode, inner_name, read_ahead, Codec};
 use kifu::formats::{wthor, Format, GameReader, ReadOptions, FORMATS};
+use kifu::select::{Filter, FilterBuilder, Selection};
 
 /// A `--from`/`--to` value: a format's name or alias, the names listed in
 /// `--help` and offered by shell completions.
@@ -75,6 +76,101 @@ fn parse_delimiter(text: &str) -> Result<u8, String> {
     }
 }
 
+/// Which games to take (SPEC section 7): a game must match every filter
+/// given.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Filters")]
+pub struct FilterArgs {
+    /// Games where Black's or White's name contains TEXT (ignoring case).
+    #[arg(long, value_name = "TEXT")]
+    pub player: Option<String>,
+
+    /// Games where Black's name contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub black: Option<String>,
+
+    /// Games where White's name contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub white: Option<String>,
+
+    /// Games whose event contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub event: Option<String>,
+
+    /// Games of year A, or of A to B (`--year 1990..1999`); games without a
+    /// year never match.
+    #[arg(long, value_name = "A[..B]")]
+    pub year: Option<String>,
+
+    /// Games of these statuses: complete, incomplete, invalid (comma
+    /// separated).
+    #[arg(long, value_name = "S[,S]")]
+    pub status: Option<String>,
+
+    /// Games won by black or white, or drawn.
+    #[arg(long, value_name = "WHO")]
+    pub winner: Option<String>,
+
+    /// Games whose opening name contains TEXT (`kifu openings` lists them).
+    #[arg(long, value_name = "TEXT")]
+    pub opening: Option<String>,
+
+    /// Games that reach this position, under any of the 8 symmetries and
+    /// any move order: moves from the start (`f5d6c3`) or a board of 64
+    /// squares X, O, - and the side to move.
+    #[arg(long, value_name = "MOVES|BOARD")]
+    pub position: Option<String>,
+}
+
+impl FilterArgs {
+    /// Whether no filter is given.
+    pub fn is_empty(&self) -> bool {
+        [
+            &self.player,
+            &self.black,
+            &self.white,
+            &self.event,
+            &self.year,
+            &self.status,
+            &self.winner,
+            &self.opening,
+            &self.position,
+        ]
+        .iter()
+        .all(|f| f.is_none())
+    }
+
+    /// The filter, every flag checked: a malformed one is a usage error
+    /// naming it.
+    pub fn filter(&self) -> Result<Filter> {
+        let mut b = Filter::builder();
+        for (text, set) in [
+            (&self.player, FilterBuilder::player as fn(FilterBuilder, &str) -> FilterBuilder),
+            (&self.black, FilterBuilder::black),
+            (&self.white, FilterBuilder::white),
+            (&self.event, FilterBuilder::event),
+            (&self.opening, FilterBuilder::opening),
+        ] {
+            if let Some(text) = text {
+                b = set(b, text);
+            }
+        }
+        if let Some(text) = &self.year {
+            b = b.years(text)?;
+        }
+        if let Some(text) = &self.status {
+            b = b.statuses(text)?;
+        }
+        if let Some(text) = &self.winner {
+            b = b.winner(text)?;
+        }
+        if let Some(text) = &self.position {
+            b = b.position(text)?;
+        }
+        Ok(b.build())
+    }
+}
+
 /// The inputs of a batch command and how to run through them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct InputArgs {
@@ -92,6 +188,9 @@ pub struct InputArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 impl InputArgs {
@@ -102,6 +201,12 @@ impl InputArgs {
         } else {
             self.files.clone()
         }
+    }
+
+    /// What each replay finds and which games are kept (`openings`: name
+    /// every game's opening).
+    pub fn selection(&self, openings: bool) -> Result<Selection> {
+        Ok(Selection::new(self.filter.filter()?, openings))
     }
 
     /// The batch pipeline's settings.

@@ -10,11 +10,11 @@ use kifu::batch::Flag;
 use kifu::formats::{text_format, Features, Format};
 use kifu::repair::{self, Options, Verdict};
 use kifu::table::Game;
-use kifu::{GameRecord, Report};
+
 
 use super::io::{format_of_output, format_parser, InputArgs};
 use super::output::{self, AtomicFile, Output, Target};
-use super::run::{run_inputs, Part, Replayed, Totals};
+use super::run::{run_inputs, Part, Replay, Replayed, Totals};
 use super::{diagnostic, report, suggest, Outcome};
 
 /// Repair invalid games: find the smallest edits that make each record
@@ -238,11 +238,15 @@ fn repair_into(
     text.header(&mut header);
     out.write_all(&header)?;
     let counts = Counts::default();
+    let selection = inputs.selection(false)?;
     let job = &mut Replayed {
         options: inputs.options(),
-        work: |name: &str, games: &[(GameRecord, Report)], slice: &mut Part| {
+        selection: &selection,
+        unique: None,
+        work: |g: &Replay<'_>, slice: &mut Part| {
+            let (name, game, report) = (g.source, g.record, g.report);
             let mut lost = Vec::new();
-            for (game, report) in games {
+            {
                 let fixed = report.error.as_ref().map(|error| {
                     let verdict = repair::repair(game, &options);
                     let (note, repaired) =
@@ -281,7 +285,7 @@ fn repair_into(
                 slice.report.written += 1;
             }
         },
-        sink: |slice: &Part| out.write_all(&slice.bytes),
+        sink: |bytes: &[u8]| out.write_all(bytes),
     };
     let totals = run_inputs(inputs, job)?;
     Ok((totals, counts))

@@ -1,7 +1,7 @@
 //! What commands say on standard error: counts, summaries, losses and
 //! notes, worded once for every command.
 
-use kifu::batch::{Flag, Quirked, Tally};
+use kifu::batch::{Flag, Quirked};
 use kifu::formats::{Format, Refusal};
 use kifu::Quirk;
 
@@ -22,14 +22,26 @@ pub fn counted(n: u64, what: &str) -> String {
     }
 }
 
-/// `N games read: a complete, b incomplete, c invalid`.
-pub fn tally_line(t: &Tally) -> String {
+/// `N games read: a complete, b incomplete, c invalid`; with filters or
+/// `--unique`, `N games read, M matched (D duplicates left out): …`, the
+/// statuses those of the games kept.
+pub fn tally_line(totals: &Totals) -> String {
+    let t = &totals.tally;
+    let mut head = games(totals.read);
+    head.push_str(" read");
+    if totals.filtered || totals.duplicates > 0 {
+        let matched = t.read + totals.duplicates;
+        head.push_str(&format!(", {matched} matched"));
+    }
+    if totals.duplicates > 0 {
+        head.push_str(&format!(
+            " ({} left out)",
+            counted(totals.duplicates, "duplicate")
+        ));
+    }
     format!(
-        "{} read: {} complete, {} incomplete, {} invalid",
-        games(t.read),
-        t.complete,
-        t.incomplete,
-        t.invalid
+        "{head}: {} complete, {} incomplete, {} invalid",
+        t.complete, t.incomplete, t.invalid
     )
 }
 
@@ -38,7 +50,7 @@ pub fn summary(totals: &Totals) -> String {
     let t = &totals.tally;
     format!(
         "kifu: {}; {} written, {} left out",
-        tally_line(t),
+        tally_line(totals),
         totals.written,
         t.read - totals.written.min(t.read)
     )

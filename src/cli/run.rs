@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 
 use anyhow::Result;
-use kifu::batch::{self, BatchError, Quirked, SliceReport, Tally};
+use kifu::batch::{self, BatchError, Quirked, Seen, SliceReport, Tally};
+use kifu::select::{duplicate_key, Findings, Selection};
 use kifu::formats::GameReader;
-use kifu::{GameRecord, Report};
+use kifu::{GameRecord, Report, Status};
 
 use super::io::{self, InputArgs};
 use super::progress::Progress;
@@ -16,7 +17,14 @@ use super::{report, Outcome};
 /// The whole run's counts.
 #[derive(Default)]
 pub struct Totals {
-    /// Games by status.
+    /// Games read, chosen or not.
+    pub read: u64,
+    /// Whether filters chose among them (the summary says how many
+    /// matched).
+    pub filtered: bool,
+    /// Games left out as duplicates of earlier ones.
+    pub duplicates: u64,
+    /// The games kept, by status.
     pub tally: Tally,
     /// Games written to the output.
     pub written: u64,
@@ -31,6 +39,8 @@ pub struct Totals {
 impl Totals {
     /// Adds what a slice came to.
     pub fn add(&mut self, slice: &SliceReport) {
+        self.read += slice.read;
+        self.duplicates += slice.duplicates;
         self.tally.merge(&slice.tally);
         self.written += slice.written;
         for (what, n) in &slice.losses {
@@ -68,7 +78,10 @@ pub trait Job {
 pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
     let files = inputs.files();
     let mut progress = Progress::new(inputs.quiet, super::progress::total_size(&files));
-    let mut totals = Totals::default();
+    let mut totals = Totals {
+        filtered: !inputs.filter.is_empty(),
+        ..Totals::default()
+    };
     for name in &files {
         let input = match io::open_input(name, inputs.source.from) {
             Ok(input) => input,
@@ -91,7 +104,7 @@ pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
             }
             totals.add(slice);
             quirks.merge(&slice.quirks);
-            progress.advance(slice.tally.read, slice.last_byte);
+            progress.advance(slice.read, slice.last_byte);
         });
         progress.input_done(size);
         for note in report::input_notes(name, &quirks) {
@@ -131,23 +144,44 @@ pub struct Part {
     pub notes: Vec<String>,
     /// The slice's counts.
     pub report: SliceReport,
+    /// Per kept game: its duplicate key, its status, and where its bytes
+    /// and notes end.
+    games: Vec<(Option<u128>, Status, usize, usize)>,
 }
 
-/// A job that replays each slice in the workers and turns it into a
-/// [`Part`] with `work`; `sink` takes the parts in input order.
-pub struct Replayed<W, S> {
+/// One game a reporting command works on: the record, its replay and what
+/// the replay found.
+pub struct Replay<'a> {
+    /// The input's name.
+    pub source: &'a str,
+    /// The record.
+    pub record: &'a GameRecord,
+    /// Its replay.
+    pub report: &'a Report,
+    /// Its opening and where it reached `--position`.
+    pub found: &'a Findings,
+}
+
+/// A job that replays each game in the workers, keeps those the filters
+/// choose, and turns each into output with `work`; `sink` takes the
+/// output in input order, duplicates left out under `--unique`.
+pub struct Replayed<'s, W, S> {
     /// Batch settings.
     pub options: batch::Options,
-    /// From a slice of replayed games of an input to its output.
+    /// The filters, and what each replay finds.
+    pub selection: &'s Selection,
+    /// The keys of the games kept so far, under `--unique`.
+    pub unique: Option<Seen>,
+    /// From one kept game to its output (bytes and notes of the part).
     pub work: W,
-    /// Takes each part, in order.
+    /// Takes each part's output, in order.
     pub sink: S,
 }
 
-impl<W, S> Job for Replayed<W, S>
+impl<W, S> Job for Replayed<'_, W, S>
 where
-    W: Fn(&str, &[(GameRecord, Report)], &mut Part) + Sync,
-    S: FnMut(&Part) -> std::io::Result<()>,
+    W: Fn(&Replay<'_>, &mut Part) + Sync,
+    S: FnMut(&[u8]) -> std::io::Result<()>,
 {
     fn input(
         &mut self,
@@ -157,27 +191,53 @@ where
     ) -> Result<(), BatchError> {
         let work = &self.work;
         let sink = &mut self.sink;
+        let selection = self.selection;
+        let unique = self.unique.is_some();
+        let seen = &mut self.unique;
         batch::run(
             games,
             &self.options,
             |slice: Vec<GameRecord>| {
                 let mut part = Part::default();
-                let replayed: Vec<(GameRecord, Report)> = slice
-                    .into_iter()
-                    .map(|g| {
-                        let report = g.replay();
-                        part.report.tally.add(report.status());
-                        part.report.quirks.add(&g);
-                        part.report.last_byte = g.origin.byte;
-                        (g, report)
-                    })
-                    .collect();
-                work(name, &replayed, &mut part);
+                for record in slice {
+                    part.report.read += 1;
+                    part.report.quirks.add(&record);
+                    part.report.last_byte = record.origin.byte;
+                    let (report, found) = selection.replay(&record);
+                    if !selection.filter.accepts(&record, &report, &found) {
+                        continue;
+                    }
+                    let replay = Replay {
+                        source: name,
+                        record: &record,
+                        report: &report,
+                        found: &found,
+                    };
+                    work(&replay, &mut part);
+                    let key = unique.then(|| duplicate_key(&record));
+                    let ends = (part.bytes.len(), part.notes.len());
+                    part.games.push((key, report.status(), ends.0, ends.1));
+                }
                 part
             },
             |part: Part| {
-                sink(&part)?;
-                done(&part.report, &part.notes);
+                let mut report = part.report;
+                let mut notes = Vec::with_capacity(part.notes.len());
+                let (mut byte, mut note) = (0, 0);
+                for &(key, status, bytes_end, notes_end) in &part.games {
+                    let (bytes, lines) = (byte..bytes_end, note..notes_end);
+                    (byte, note) = (bytes_end, notes_end);
+                    if let (Some(seen), Some(key)) = (seen.as_mut(), key) {
+                        if !seen.first(key) {
+                            report.duplicates += 1;
+                            continue;
+                        }
+                    }
+                    report.tally.add(status);
+                    sink(&part.bytes[bytes])?;
+                    notes.extend_from_slice(&part.notes[lines]);
+                }
+                done(&report, &notes);
                 Ok(())
             },
         )

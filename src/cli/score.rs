@@ -6,11 +6,12 @@ use anyhow::Result;
 use kifu::formats::jsonl::GameJson;
 use kifu::formats::{text_format, Format};
 use kifu::table::Game;
-use kifu::{GameRecord, Report, Status};
+use kifu::batch::Seen;
+use kifu::Status;
 use unicode_width::UnicodeWidthChar;
 
 use super::io::InputArgs;
-use super::run::{run_inputs, Part, Replayed};
+use super::run::{run_inputs, Part, Replay, Replayed};
 use super::{report, Outcome};
 
 /// Print the final score of every game.
@@ -28,6 +29,11 @@ pub struct Args {
     /// Output: an aligned table, the CSV table, or JSON Lines.
     #[arg(long, value_enum, default_value_t = ScoreFormat::Table)]
     format: ScoreFormat,
+
+    /// Leave out games whose moves repeat an earlier game's, turned or
+    /// mirrored or not (the first is kept).
+    #[arg(long)]
+    unique: bool,
 
     #[command(flatten)]
     input: InputArgs,
@@ -150,40 +156,34 @@ pub fn run(args: Args) -> Result<Outcome> {
         ScoreFormat::Json => {}
     }
     let format = args.format;
+    let selection = args.input.selection(false)?;
     let job = &mut Replayed {
         options: args.input.options(),
-        work: |name: &str, games: &[(GameRecord, Report)], slice: &mut Part| {
-            let rows = games.iter().map(|(g, r)| Game::new(name, g, r));
+        selection: &selection,
+        unique: args.unique.then(Seen::default),
+        work: |g: &Replay<'_>, slice: &mut Part| {
+            let row = Game::new(g.source, g.record, g.report);
             match format {
                 ScoreFormat::Table => {
-                    for row in rows {
-                        slice
-                            .bytes
-                            .extend_from_slice(table_line(&row, source_width).as_bytes());
-                    }
+                    slice
+                        .bytes
+                        .extend_from_slice(table_line(&row, source_width).as_bytes());
                 }
-                ScoreFormat::Csv => {
-                    for row in rows {
-                        csv.write(&row, &mut slice.bytes);
-                    }
-                }
+                ScoreFormat::Csv => csv.write(&row, &mut slice.bytes),
                 ScoreFormat::Json => {
-                    for row in rows {
-                        let mut json = GameJson::from_row(&row);
-                        json.plies.clear();
-                        json.final_board.clear();
-                        if serde_json::to_writer(&mut slice.bytes, &json).is_ok() {
-                            slice.bytes.push(b'\n');
-                        }
+                    let mut json = GameJson::from_row(&row);
+                    json.plies.clear();
+                    json.final_board.clear();
+                    if serde_json::to_writer(&mut slice.bytes, &json).is_ok() {
+                        slice.bytes.push(b'\n');
                     }
                 }
             }
-            slice.report.written += games.len() as u64;
         },
-        sink: |slice: &Part| out.write_all(&slice.bytes),
+        sink: |bytes: &[u8]| out.write_all(bytes),
     };
     let totals = run_inputs(&args.input, job)?;
     out.flush()?;
-    eprintln!("kifu: {}", report::tally_line(&totals.tally));
+    eprintln!("kifu: {}", report::tally_line(&totals));
     Ok(totals.outcome())
 }

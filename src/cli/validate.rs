@@ -7,7 +7,7 @@ use kifu::{GameError, GameRecord, Report, Status};
 use serde::Serialize;
 
 use super::io::InputArgs;
-use super::run::{run_inputs, Part, Replayed};
+use super::run::{run_inputs, Part, Replay, Replayed};
 use super::{diagnostic, report, suggest, ColorWhen, Outcome};
 
 /// Replay every game and report the invalid ones with where and why.
@@ -135,10 +135,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     let json = args.format == ReportFormat::Json;
     let color = !json && args.color.enabled();
     let suggest = args.suggest;
+    let selection = args.input.selection(false)?;
     let job = &mut Replayed {
         options: args.input.options(),
-        work: |name: &str, games: &[(GameRecord, Report)], slice: &mut Part| {
-            for (record, report) in games {
+        selection: &selection,
+        unique: None,
+        work: |g: &Replay<'_>, slice: &mut Part| {
+            let (name, record, report) = (g.source, g.record, g.report);
+            {
                 let text = match (report.status(), &report.error) {
                     (Status::Incomplete, _) if strict => incomplete(name, record, report, json),
                     (Status::Invalid, Some(error)) if json => {
@@ -152,16 +156,16 @@ pub fn run(args: Args) -> Result<Outcome> {
                         }
                         text
                     }
-                    _ => continue,
+                    _ => return,
                 };
                 slice.bytes.extend_from_slice(text.as_bytes());
             }
         },
-        sink: |slice: &Part| out.write_all(&slice.bytes),
+        sink: |bytes: &[u8]| out.write_all(bytes),
     };
     let totals = run_inputs(&args.input, job)?;
     let t = &totals.tally;
-    let summary = report::tally_line(t);
+    let summary = report::tally_line(&totals);
     if json {
         out.flush()?;
         eprintln!("kifu: {summary}");

@@ -1,0 +1,162 @@
+//! Read, replay, choose and write, in one place.
+
+use std::collections::HashSet;
+
+use crate::batch::report::{losses, Chosen};
+use crate::batch::{run, BatchError, Flag, Options, SliceReport};
+use crate::formats::{Format, GameWriter, WriteError};
+use crate::record::Report;
+use crate::select::{duplicate_key, Findings, Selection};
+use crate::source::ReadError;
+use crate::table::Game;
+use crate::GameRecord;
+
+/// The duplicate keys of the games kept so far, across every input of a
+/// run (`--unique`): the first of equal games is kept.
+#[derive(Clone, Debug, Default)]
+pub struct Seen(HashSet<u128>);
+
+impl Seen {
+    /// Whether a game with `key` is new (and now seen).
+    pub fn first(&mut self, key: u128) -> bool {
+        self.0.insert(key)
+    }
+}
+
+/// What a worker hands the sink: the chosen games, each with its formatted
+/// text (text formats) or itself (other writers).
+struct Part {
+    bytes: Vec<u8>,
+    chosen: Vec<Chosen>,
+    games: Vec<(GameRecord, Report, Findings)>,
+    report: SliceReport,
+}
+
+/// How a run chooses games: the filters and names to find, and whether
+/// duplicates are left out.
+#[derive(Debug)]
+pub struct Choice<'a> {
+    /// The filters, and what each replay finds.
+    pub selection: &'a Selection,
+    /// The keys seen so far, when duplicates are left out.
+    pub unique: Option<&'a mut Seen>,
+}
+
+/// Reads `games`, replays each once (finding what `choice` asks for),
+/// keeps those that match, and writes them with `writer` in `to`:
+/// everything in one place, in parallel slices, in input order. A text
+/// format is formatted in the workers; any other writer gets the games in
+/// order. Duplicates are told apart in input order, so the first is kept.
+/// `each` sees what every slice came to, in order. A read error ends the
+/// run after every game before it was written.
+///
+/// ```
+/// use kifu::batch::{convert, Choice, Options};
+/// use kifu::formats::{transcript, Format, TextWriter};
+/// use kifu::select::Selection;
+///
+/// let input = &b"f5d6c3\nf5f6e6f4\n"[..];
+/// let mut writer = TextWriter::new(Format::Csv, Vec::new())?.unwrap();
+/// let mut games = 0;
+/// let choice = Choice { selection: &Selection::default(), unique: None };
+/// convert(transcript::Reader::new(input), "-", Format::Csv, &mut writer, &Options::default(),
+///     choice, |slice| games += slice.read)?;
+/// let csv = String::from_utf8(writer.into_inner())?;
+/// assert_eq!((games, csv.lines().count()), (2, 3));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn convert<I, E>(
+    games: I,
+    source: &str,
+    to: Format,
+    writer: &mut dyn GameWriter,
+    options: &Options,
+    choice: Choice<'_>,
+    mut each: E,
+) -> Result<(), BatchError>
+where
+    I: Iterator<Item = Result<GameRecord, ReadError>> + Send,
+    E: FnMut(&SliceReport),
+{
+    let text = writer.text();
+    let selection = choice.selection;
+    let unique = choice.unique.is_some();
+    let flags = !to.carries_status();
+    let work = |slice: Vec<GameRecord>| {
+        let mut part = Part {
+            bytes: Vec::new(),
+            chosen: Vec::with_capacity(slice.len()),
+            games: Vec::new(),
+            report: SliceReport::default(),
+        };
+        for record in slice {
+            part.report.read += 1;
+            part.report.quirks.add(&record);
+            part.report.last_byte = record.origin.byte;
+            let (report, found) = selection.replay(&record);
+            if !selection.filter.accepts(&record, &report, &found) {
+                continue;
+            }
+            let game = Game::new(source, &record, &report);
+            let (lost, checks) = losses(&game, to);
+            let flag = match &report.error {
+                Some(error) if flags => Some(Box::new(Flag::of(&record, error))),
+                _ => None,
+            };
+            if let Some(format) = text {
+                format.write(&game, &mut part.bytes);
+            }
+            part.chosen.push(Chosen {
+                index: record.origin.index,
+                key: unique.then(|| duplicate_key(&record)),
+                status: report.status(),
+                lost,
+                checks,
+                end: part.bytes.len(),
+                flag,
+            });
+            if text.is_none() {
+                part.games.push((record, report, found));
+            }
+        }
+        part
+    };
+    let mut seen = choice.unique;
+    run(games, options, work, |mut part: Part| {
+        let mut report = std::mem::take(&mut part.report);
+        let mut start = 0;
+        let mut games = part.games.iter();
+        for chosen in &part.chosen {
+            let game = if text.is_none() { games.next() } else { None };
+            let range = start..chosen.end;
+            start = chosen.end;
+            if let (Some(seen), Some(key)) = (seen.as_deref_mut(), chosen.key) {
+                if !seen.first(key) {
+                    report.duplicates += 1;
+                    continue;
+                }
+            }
+            match game {
+                None => writer.write_formatted(&part.bytes[range])?,
+                Some((record, replay, _)) => {
+                    match writer.write(&Game::new(source, record, replay)) {
+                        Ok(()) => {}
+                        Err(WriteError::Refused(why)) => {
+                            report.tally.add(chosen.status);
+                            report.refused.push((chosen.index, why));
+                            continue;
+                        }
+                        Err(WriteError::Io(e)) => return Err(e),
+                    }
+                }
+            }
+            report.keep(chosen, to);
+            report.written += 1;
+            if let Some(flag) = &chosen.flag {
+                report.flagged.push((**flag).clone());
+            }
+        }
+        each(&report);
+        Ok(())
+    })
+}

@@ -1,0 +1,163 @@
+//! What a slice of games came to: counts, losses, quirks, the games named
+//! on standard error.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::batch::Tally;
+use crate::formats::{Features, Format, Refusal};
+use crate::record::GameError;
+use crate::source::Span;
+use crate::table::Game;
+use crate::{GameRecord, Quirk, Status};
+
+/// A game written as recorded although invalid, in a format that cannot
+/// say so: where it is and what is wrong, for the caller to name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flag {
+    /// 1-based game number within its input.
+    pub index: u64,
+    /// The line the game starts on (text formats).
+    pub line: Option<u32>,
+    /// Where the error is, when known.
+    pub span: Option<Span>,
+    /// What is wrong.
+    pub error: GameError,
+}
+
+impl Flag {
+    /// The flag of `record`'s `error`.
+    #[must_use]
+    pub fn of(record: &GameRecord, error: &GameError) -> Flag {
+        Flag {
+            index: record.origin.index,
+            line: record.origin.line,
+            span: error.span(record),
+            error: error.clone(),
+        }
+    }
+}
+
+/// Games with each [`Quirk`], and the player and tournament numbers the
+/// name files lack.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Quirked {
+    counts: [u64; Quirk::ALL.len()],
+    /// Player numbers missing from the name files.
+    pub players: BTreeSet<u16>,
+    /// Tournament numbers missing from the name files.
+    pub tournaments: BTreeSet<u16>,
+}
+
+impl Quirked {
+    /// Counts the quirks of one game.
+    pub fn add(&mut self, game: &GameRecord) {
+        if game.quirks.is_empty() {
+            return;
+        }
+        for quirk in game.quirks.iter() {
+            self.counts[quirk as usize] += 1;
+        }
+        let number = |name: &Option<String>| {
+            name.as_deref()
+                .and_then(|n| n.strip_prefix('#'))
+                .and_then(|n| n.parse::<u16>().ok())
+        };
+        let tags = &game.tags;
+        if game.quirks.contains(Quirk::BlackUnnamed) {
+            self.players.extend(number(&tags.black));
+        }
+        if game.quirks.contains(Quirk::WhiteUnnamed) {
+            self.players.extend(number(&tags.white));
+        }
+        if game.quirks.contains(Quirk::EventUnnamed) {
+            self.tournaments.extend(number(&tags.event));
+        }
+    }
+
+    /// Adds another count.
+    pub fn merge(&mut self, other: &Quirked) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts) {
+            *a += b;
+        }
+        self.players.extend(&other.players);
+        self.tournaments.extend(&other.tournaments);
+    }
+
+    /// Games with `quirk`.
+    #[must_use]
+    pub fn count(&self, quirk: Quirk) -> u64 {
+        self.counts[quirk as usize]
+    }
+}
+
+/// What one slice of games came to.
+#[derive(Clone, Debug, Default)]
+pub struct SliceReport {
+    /// Games read, chosen or not.
+    pub read: u64,
+    /// The games kept (matched and not duplicates), by status.
+    pub tally: Tally,
+    /// Games that matched the filters but repeat an earlier game.
+    pub duplicates: u64,
+    /// Games written.
+    pub written: u64,
+    /// Games the output refused, with their number and why.
+    pub refused: Vec<(u64, Refusal)>,
+    /// Invalid games written as recorded.
+    pub flagged: Vec<Flag>,
+    /// What the output lost, with how many games lost each.
+    pub losses: BTreeMap<&'static str, u64>,
+    /// Oddities of the input read past.
+    pub quirks: Quirked,
+    /// Byte offset of the last game in its input (for progress).
+    pub last_byte: u64,
+}
+
+/// What the sink needs to know of one chosen game to keep or drop it.
+#[derive(Clone, Debug)]
+pub(crate) struct Chosen {
+    /// The game's number in its input.
+    pub(crate) index: u64,
+    /// Its duplicate key, under `--unique`.
+    pub(crate) key: Option<u128>,
+    /// Its status.
+    pub(crate) status: Status,
+    /// What the output loses of it (features and the format's own checks,
+    /// one bit each).
+    pub(crate) lost: Features,
+    pub(crate) checks: u32,
+    /// Where its formatted text ends in the slice's bytes.
+    pub(crate) end: usize,
+    /// Invalid, written as recorded in a format that cannot say so.
+    pub(crate) flag: Option<Box<Flag>>,
+}
+
+impl SliceReport {
+    /// Counts a game the sink keeps: what its output lost, its status.
+    pub(crate) fn keep(&mut self, game: &Chosen, to: Format) {
+        self.tally.add(game.status);
+        let info = to.info();
+        for feature in game.lost.iter() {
+            *self.losses.entry(feature.loss()).or_default() += 1;
+        }
+        for (i, check) in info.checks.iter().enumerate() {
+            if game.checks & (1 << i) != 0 {
+                *self.losses.entry(check.loss).or_default() += 1;
+            }
+        }
+    }
+}
+
+/// What `to` loses of `game`: the features it cannot keep and, bit by
+/// bit, the checks of its syntax that apply.
+pub(crate) fn losses(game: &Game<'_>, to: Format) -> (Features, u32) {
+    let info = to.info();
+    let lost = Features::of(game).and(info.loses);
+    let checks = info
+        .checks
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| (c.applies)(game))
+        .fold(0u32, |bits, (i, _)| bits | 1 << i);
+    (lost, checks)
+}
