@@ -1,0 +1,919 @@
+//! Tests of the SGF reader and writer.
+
+use crate::formats::sgf::frame::{GAME_CAP, PREFIX_CAP, TEXT_CAP};
+use crate::formats::sgf::{sniff, write_record, Reader};
+use crate::game::{Move, Winner};
+use crate::record::{
+    MoveNote, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
+};
+use crate::{Color, GameRecord, Position, Square, Status};
+
+fn read(text: &str) -> Vec<GameRecord> {
+    Reader::new(text.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .expect("no I/O error")
+}
+
+fn one(text: &str) -> GameRecord {
+    let games = read(text);
+    assert_eq!(games.len(), 1, "{text}");
+    games.into_iter().next().expect("one game")
+}
+
+fn tokens(r: &GameRecord) -> String {
+    (0..r.moves.len())
+        .map(|i| r.token_text(i))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn colors(r: &GameRecord) -> String {
+    r.moves
+        .iter()
+        .map(|m| match m.color {
+            Some(Color::Black) => 'B',
+            Some(Color::White) => 'W',
+            None => '?',
+        })
+        .collect()
+}
+
+fn defect(r: &GameRecord) -> (String, u32, u32) {
+    let d = r.defect.as_ref().expect("a defect");
+    (d.message.clone(), d.span.line, d.span.column)
+}
+
+fn written(r: &GameRecord) -> String {
+    let mut out = String::new();
+    write_record(r, &mut out);
+    out
+}
+
+/// The record without what depends on where it was read.
+fn bare(r: &GameRecord) -> GameRecord {
+    let mut r = r.clone();
+    r.spans = crate::MoveSpans::Unknown;
+    r.origin = Origin::default();
+    r
+}
+
+use crate::testkit::corpus;
+
+const EDAX: &str = include_str!("../../../fixtures/sgf/edax-style.sgf");
+const CASSIO: &str = include_str!("../../../fixtures/sgf/cassio-style.sgf");
+const COLLECTION: &str = include_str!("../../../fixtures/sgf/collection.sgf");
+const BROKEN: &str = include_str!("../../../fixtures/sgf/broken.sgf");
+
+#[test]
+fn corpus_edax_manual_example() {
+    let Some(dir) = corpus() else { return };
+    let file = std::fs::File::open(dir.join("snippets/edax-manual-example.sgf")).unwrap();
+    let games: Vec<GameRecord> = Reader::new(std::io::BufReader::new(file))
+        .map(|g| g.unwrap())
+        .collect();
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(tokens(g), "f5 d6 c3 d3 c4");
+    assert_eq!(colors(g), "BWBWB");
+    assert!(g.has_standard_start());
+    assert_eq!(g.result, None);
+    assert_eq!(g.defect, None);
+    assert_eq!(g.tags.site.as_deref(), Some("Edax"));
+    assert_eq!(g.tags.date.as_deref(), Some("2026-10-07"));
+    assert_eq!(
+        (g.tags.black.as_deref(), g.tags.white.as_deref()),
+        (None, None)
+    );
+    assert!(g.tags.extra.is_empty());
+    assert_eq!(
+        (
+            g.span(0).unwrap().line,
+            g.span(0).unwrap().column,
+            g.span(0).unwrap().byte,
+            g.span(0).unwrap().len
+        ),
+        (6, 3, 103, 2)
+    );
+    assert_eq!(g.origin.line_text(7), Some("B[c3];W[d3];"));
+    let report = g.replay();
+    assert_eq!(report.status(), Status::Incomplete);
+    assert_eq!(
+        (
+            report.finish.score.black_discs,
+            report.finish.score.white_discs
+        ),
+        (6, 3)
+    );
+    let back = one(&written(g));
+    assert_eq!(bare(&back), bare(g));
+}
+
+#[test]
+fn edax_style_fixture_replays_with_its_pass() {
+    let g = one(EDAX);
+    assert_eq!(g.moves.len(), 61);
+    assert_eq!(g.moves[59].token, Token::Move(Move::Pass));
+    assert_eq!(g.moves[59].color, Some(Color::White));
+    assert_eq!(g.moves[60].color, Some(Color::Black));
+    assert_eq!(g.tags.black.as_deref(), Some("Edax (level 10)"));
+    assert_eq!(g.tags.white.as_deref(), Some("Human"));
+    assert_eq!(
+        g.result,
+        Some(RecordedResult::new(ResultValue::Margin(-6.0)))
+    );
+    let report = g.replay();
+    assert_eq!(report.error, None);
+    let score = report.final_score().unwrap();
+    assert_eq!((score.black_discs, score.white_discs), (29, 35));
+    assert!(g.result.unwrap().agrees_with(&score));
+}
+
+#[test]
+fn cassio_style_fixture_has_no_passes_but_replays() {
+    let g = one(CASSIO);
+    assert_eq!(g.moves.len(), 59);
+    assert!(g.moves.iter().all(|m| m.token != Token::Move(Move::Pass)));
+    // Two Black moves in a row where White had to pass.
+    assert_eq!(&colors(&g)[50..], "BWBBBWBWB");
+    assert_eq!(g.tags.event.as_deref(), Some("Open de Test"));
+    assert_eq!(g.tags.date.as_deref(), Some("2001"));
+    let extra: Vec<&str> = g.tags.extra.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(extra, ["TM", "BL", "WL", "US", "CP"]);
+    let report = g.replay();
+    assert_eq!(report.error, None);
+    let score = report.final_score().unwrap();
+    assert_eq!(
+        (score.black_discs, score.white_discs, score.black_score),
+        (35, 28, 36)
+    );
+    assert!(g.result.unwrap().agrees_with(&score));
+}
+
+#[test]
+fn collection_main_lines_tags_and_setups() {
+    let games = read(COLLECTION);
+    assert_eq!(games.len(), 3);
+    let g = &games[0];
+    assert_eq!(tokens(g), "f5 d6 c3 d3 c4");
+    assert_eq!(g.tags.black.as_deref(), Some("Ann ] Lee"));
+    assert_eq!(g.tags.white.as_deref(), Some("Back\\slash"));
+    assert_eq!(g.tags.event.as_deref(), Some("Club night"));
+    assert_eq!(g.tags.round.as_deref(), Some("3"));
+    assert_eq!(g.tags.black_rating.as_deref(), Some("1650"));
+    assert_eq!(g.tags.white_rating.as_deref(), Some("1720"));
+    assert_eq!(
+        g.tags.extra,
+        [
+            ("GN".to_owned(), "Friendly".to_owned()),
+            ("C".to_owned(), "First game\nof the evening".to_owned())
+        ]
+    );
+    assert_eq!(g.replay().error, None);
+
+    let g = &games[1];
+    assert_eq!(g.start.side_to_move(), Color::White);
+    let black: Vec<String> = g
+        .start
+        .board()
+        .black()
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(black, ["e4", "d5", "e5", "f5"]);
+    assert_eq!(g.start.board().white().count(), 1);
+    assert_eq!(
+        (tokens(g), colors(g)),
+        ("d6 c3".to_owned(), "WB".to_owned())
+    );
+    assert_eq!(g.result, None);
+    assert_eq!(g.replay().error, None);
+    assert_eq!(g.origin.line, Some(10));
+
+    let g = &games[2];
+    assert_eq!(g.tags.black.as_deref(), Some("Old Style"));
+    assert_eq!(g.tags.white.as_deref(), Some("Élodie"));
+    assert_eq!(
+        (tokens(g), colors(g)),
+        ("f5 f6 e6 f4".to_owned(), "BWBW".to_owned())
+    );
+}
+
+#[test]
+fn broken_games_have_positioned_defects_and_the_rest_is_read() {
+    let games = read(BROKEN);
+    let got: Vec<(String, String)> = games
+        .iter()
+        .map(|g| {
+            let d = g.defect.as_ref().map_or(String::new(), |d| {
+                format!("{}:{} {}", d.span.line, d.span.column, d.message)
+            });
+            (tokens(g), d)
+        })
+        .collect();
+    let want = [
+        ("f5 d6", "2:1 missing ')' at the end of the game"),
+        ("", "2:20 unclosed '[' value"),
+        ("f5 f6", ""),
+        ("", "4:6 game type GM[1] is not Othello (GM[2])"),
+        ("", "5:16 unsupported board size 10"),
+        ("f5", "6:24 two moves in one node (missing ';')"),
+        ("", "7:2 expected ';' after '('"),
+        ("f5 d6", "8:30 unexpected ']' in a node"),
+        ("f5 d6 c3", "10:1 missing ')' at the end of the game"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(games[2].tags.black.as_deref(), Some("Fine"));
+    assert_eq!(
+        games[1].origin.line_text(2),
+        Some("(;GM[2]FF[4]SZ[8]PB[Unclosed value")
+    );
+    let indexes: Vec<u64> = games.iter().map(|g| g.origin.index).collect();
+    assert_eq!(indexes, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+}
+
+#[test]
+fn escapes_and_soft_line_breaks() {
+    let g = one("(;GM[2]PB[a\\]b\\\\c\\:d]PW[long\\\nname]C[x\\\r\ny];B[f5])");
+    assert_eq!(g.tags.black.as_deref(), Some("a]b\\c:d"));
+    assert_eq!(g.tags.white.as_deref(), Some("longname"));
+    assert_eq!(g.tags.extra, [("C".to_owned(), "xy".to_owned())]);
+}
+
+#[test]
+fn every_pass_spelling() {
+    for value in ["", "PA", "pa", "tt", "TT", "pass", "PASS", " PA "] {
+        let g = one(&format!("(;GM[2]SZ[8];B[f5];W[{value}];B[d3])"));
+        assert_eq!(tokens(&g), "f5 pass d3", "{value:?}");
+        assert_eq!(g.moves[1].color, Some(Color::White));
+    }
+    let g = one("(;GM[2];B[f5];W[])");
+    assert_eq!((g.span(1).unwrap().column, g.span(1).unwrap().len), (16, 2));
+}
+
+#[test]
+fn coordinates_in_either_case_and_two_letter_points_unreadable() {
+    let g = one("(;GM[2];B[F5];W[d6];B[fe];W[i9];B[f55])");
+    assert_eq!(tokens(&g), "f5 d6 fe i9 f55");
+    assert_eq!(g.moves[2].token, Token::Unreadable);
+    assert_eq!(g.unreadable.len(), 3);
+    assert_eq!(g.span(2).unwrap().column, 23);
+}
+
+#[test]
+fn lower_case_and_long_identifiers() {
+    let g = one("(;gm[2]sz[8]pb[x];b[f5];w[d6])");
+    assert_eq!(
+        (tokens(&g), colors(&g)),
+        ("f5 d6".to_owned(), "BW".to_owned())
+    );
+    assert_eq!(g.tags.black.as_deref(), Some("x"));
+    let g = one("(;GaMe[2]SiZe[8]PlayerBlack[y];Black[f5];White[d6])");
+    assert_eq!(g.tags.black.as_deref(), Some("y"));
+    assert_eq!(tokens(&g), "f5 d6");
+}
+
+#[test]
+fn game_type_and_size() {
+    assert_eq!(
+        defect(&one("(;GM[1];B[f5])")).0,
+        "game type GM[1] is not Othello (GM[2])"
+    );
+    assert_eq!(
+        defect(&one("(;SZ[10];B[f5])")).0,
+        "unsupported board size 10"
+    );
+    assert_eq!(
+        defect(&one("(;SZ[8:6];B[f5])")).0,
+        "unsupported board size 8:6"
+    );
+    for ok in [
+        "(;SZ[8:8];B[f5])",
+        "(;SZ[ 8 ];B[f5])",
+        "(;B[f5])",
+        "(;FF[3]GM[2];B[f5])",
+    ] {
+        let g = one(ok);
+        assert_eq!((tokens(&g), g.defect), ("f5".to_owned(), None), "{ok}");
+    }
+}
+
+#[test]
+fn setup_with_rectangles_and_erasures() {
+    let g = one("(;GM[2]AB[a1:b2]AW[h8]AE[b2]PL[W])");
+    let black: Vec<String> = g
+        .start
+        .board()
+        .black()
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(black, ["a1", "b1", "a2"]);
+    assert_eq!(g.start.board().white().count(), 1);
+    assert_eq!(g.start.side_to_move(), Color::White);
+    // AE alone edits the standard board.
+    let g = one("(;GM[2]AE[d4])");
+    assert_eq!(g.start.board().white().count(), 1);
+    assert_eq!(g.start.board().black().count(), 2);
+    // The standard position with PL[B] is the normal start.
+    let g = one("(;GM[2]AB[e4][d5]AW[d4][e5]PL[B];B[f5])");
+    assert!(g.has_standard_start());
+    // No PL: the first move's colour moves first.
+    let g = one("(;GM[2];W[f5])");
+    assert_eq!(g.start.side_to_move(), Color::White);
+    assert_eq!(defect(&one("(;AB[z9])")).0, "not a square: z9");
+    assert_eq!(defect(&one("(;PL[X])")).0, "not a colour: X");
+}
+
+#[test]
+fn setup_after_the_first_move_is_a_defect() {
+    let g = one("(;GM[2];B[f5];AB[a1];W[d6])");
+    assert_eq!(
+        defect(&g),
+        (
+            "setup property AB after the first move is not supported".to_owned(),
+            1,
+            15
+        )
+    );
+    assert_eq!(tokens(&g), "f5");
+}
+
+#[test]
+fn first_move_in_the_setup_node() {
+    let g = one("(;GM[2]SZ[8]AB[e4][d5]AW[d4][e5]PL[B]B[f5];W[d6];)");
+    assert_eq!((tokens(&g), g.defect), ("f5 d6".to_owned(), None));
+}
+
+#[test]
+fn results() {
+    let re = |v: &str| one(&format!("(;GM[2]RE[{v}])")).result;
+    let plain = |v| Some(RecordedResult::new(v));
+    let kind = |value, kind| Some(RecordedResult { value, kind });
+    assert_eq!(re("B+12"), plain(ResultValue::Margin(12.0)));
+    assert_eq!(re("W+4"), plain(ResultValue::Margin(-4.0)));
+    assert_eq!(re("w+2.5"), plain(ResultValue::Margin(-2.5)));
+    assert_eq!(re("0"), plain(ResultValue::Margin(0.0)));
+    assert_eq!(re("Draw"), plain(ResultValue::Margin(0.0)));
+    assert_eq!(re("B+"), plain(ResultValue::Winner(Winner::Black)));
+    assert_eq!(
+        re("B+R"),
+        kind(ResultValue::Winner(Winner::Black), ResultKind::Resigned)
+    );
+    assert_eq!(
+        re("W+Resign"),
+        kind(ResultValue::Winner(Winner::White), ResultKind::Resigned)
+    );
+    assert_eq!(
+        re("W+T"),
+        kind(ResultValue::Winner(Winner::White), ResultKind::Time)
+    );
+    assert_eq!(
+        re("B+Time"),
+        kind(ResultValue::Winner(Winner::Black), ResultKind::Time)
+    );
+    for none in ["Void", "?", "", "void"] {
+        assert_eq!(re(none), None, "{none}");
+    }
+    let g = one("(;GM[2]RE[B+F])");
+    assert_eq!(g.result, None);
+    assert_eq!(g.tags.extra, [("RE".to_owned(), "B+F".to_owned())]);
+    let g = one("(;GM[2]RE[B+99])");
+    assert_eq!(g.tags.extra, [("RE".to_owned(), "B+99".to_owned())]);
+}
+
+#[test]
+fn variations_follow_the_first_child() {
+    let g = one("(;GM[2](;B[f5](;W[d6])(;W[f6];B[e6]))(;B[d3];W[c3]))");
+    assert_eq!(tokens(&g), "f5 d6");
+    let g = one("(;GM[2];B[f5](;W[d6];B[c3](;W[d3])(;W[e3]))(;W[f4]))");
+    assert_eq!(tokens(&g), "f5 d6 c3 d3");
+    // Values in skipped variations may hold parentheses.
+    let games = read("(;GM[2];B[f5](;W[d6])(;W[f6]C[a ) b ( c]))(;GM[2];B[d3])");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        (tokens(&games[0]), &games[0].defect),
+        ("f5 d6".to_owned(), &None)
+    );
+    let g = one("(;GM[2];B[f5](;W[d6]);B[c3])");
+    assert_eq!(
+        defect(&g),
+        ("unexpected ';' after a variation".to_owned(), 1, 22)
+    );
+}
+
+#[test]
+fn comments_in_move_nodes_are_dropped() {
+    let g = one("(;GM[2]C[root];B[f5]C[move]BL[30];W[d6]N[name])");
+    assert_eq!(g.tags.extra, [("C".to_owned(), "root".to_owned())]);
+    assert_eq!(tokens(&g), "f5 d6");
+}
+
+#[test]
+fn unknown_root_properties_keep_every_value_in_order() {
+    let g = one("(;GM[2]XX[a][b]YY[c]KM[0.5])");
+    let extra: Vec<(&str, &str)> = g
+        .tags
+        .extra
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(
+        extra,
+        [("XX", "a"), ("XX", "b"), ("YY", "c"), ("KM", "0.5")]
+    );
+    let back = one(&written(&g));
+    assert_eq!(back.tags.extra, g.tags.extra);
+    assert!(written(&g).contains("XX[a][b]YY[c]KM[0.5]"));
+}
+
+#[test]
+fn question_marks_and_empty_names_are_unknown() {
+    let g = one("(;GM[2]PB[?]PW[]EV[ ? ]DT[2020-01-02])");
+    assert_eq!(
+        (g.tags.black, g.tags.white, g.tags.event),
+        (None, None, None)
+    );
+    assert_eq!(g.tags.date.as_deref(), Some("2020-01-02"));
+}
+
+#[test]
+fn latin1_charset_and_invalid_utf8() {
+    let mut bytes = b"(;GM[2]CA[ISO-8859-1]PB[Pr\xe9tendant])".to_vec();
+    let g = Reader::new(&bytes[..]).next().unwrap().unwrap();
+    assert_eq!(g.tags.black.as_deref(), Some("Prétendant"));
+    bytes = b"(;GM[2]PB[Pr\xe9tendant])".to_vec();
+    let g = Reader::new(&bytes[..]).next().unwrap().unwrap();
+    assert_eq!(g.tags.black.as_deref(), Some("Prétendant"));
+}
+
+#[test]
+fn structural_errors() {
+    let cases = [
+        ("(;GM[2];B[f5", "unclosed '[' value", 10),
+        ("(;GM[2];B[f5] 5)", "unexpected '5' in a node", 15),
+        ("(;GM[2];B[f5] x)", "property X has no value", 15),
+        ("(;GM[2];B [f5];W)", "property W has no value", 16),
+        ("(;GM[2];B[f5][d6])", "move B has 2 values", 9),
+        ("(;GM[2](B[f5]))", "expected ';' after '('", 9),
+        (
+            "(;GM[2];B[f5](;W[d6]",
+            "missing ')' at the end of the game",
+            21,
+        ),
+        ("(;GM[2];B[f5](;W[d6])(;W[e6]", "unclosed '(' variation", 22),
+    ];
+    for (text, message, column) in cases {
+        let g = one(text);
+        assert_eq!(defect(&g), (message.to_owned(), 1, column), "{text}");
+    }
+}
+
+#[test]
+fn junk_between_and_before_games_is_skipped() {
+    let games = read("Games (two of them):\n(;GM[2];B[f5]) and (;GM[2];B[d3])\n(not a game)");
+    let moves: Vec<String> = games.iter().map(tokens).collect();
+    assert_eq!(moves, ["f5", "d3"]);
+    assert_eq!((games[1].origin.byte, games[1].origin.line), (40, Some(2)));
+    assert_eq!(games[1].span(0).unwrap().column, 30);
+    assert_eq!(
+        games[1].origin.line_text(2),
+        Some("(;GM[2];B[f5]) and (;GM[2];B[d3])")
+    );
+}
+
+#[test]
+fn several_games_on_one_line_and_across_lines() {
+    let games = read("(;GM[2];B[f5])(;GM[2]\n;B[d3]\n;W[c3])\r\n(;GM[2])");
+    assert_eq!(games.len(), 3);
+    assert_eq!(tokens(&games[1]), "d3 c3");
+    assert_eq!(
+        (
+            games[1].span(1).unwrap().line,
+            games[1].span(1).unwrap().column
+        ),
+        (3, 4)
+    );
+    assert_eq!(games[2].moves.len(), 0);
+    assert_eq!(games[2].origin.line, Some(4));
+}
+
+#[test]
+fn a_game_over_the_cap_keeps_what_fits() {
+    let mut text = String::from("(;GM[2]C[");
+    text.push_str(&"x".repeat(GAME_CAP + 10));
+    text.push_str("];B[f5])(;GM[2];B[d3])");
+    let games = read(&text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        defect(&games[0]).0,
+        format!("game exceeds {GAME_CAP} bytes; the rest is skipped")
+    );
+    assert_eq!(games[0].defect.as_ref().unwrap().span.byte, GAME_CAP as u64);
+    assert!(games[0].origin.text.as_ref().unwrap().len() <= TEXT_CAP);
+    assert_eq!(tokens(&games[1]), "d3");
+}
+
+#[test]
+fn a_long_line_before_a_game_drops_its_text_only() {
+    let text = format!("{}(;GM[2];B[f5])", "z".repeat(PREFIX_CAP + 1));
+    let g = one(&text);
+    assert_eq!(g.origin.text, None);
+    assert_eq!(g.span(0).unwrap().column as usize, PREFIX_CAP + 1 + 11);
+}
+
+#[test]
+fn writer_exact_output() {
+    let mut g = one("(;GM[2]PB[Ann]PW[Bo]EV[Cup]DT[2024-01-02]RE[B+12];B[f5];W[d6];B[c3])");
+    g.tags.extra.push(("GN".to_owned(), "a]b".to_owned()));
+    assert_eq!(
+        written(&g),
+        concat!(
+            "(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:",
+            env!("CARGO_PKG_VERSION"),
+            "]\n",
+            "PB[Ann]PW[Bo]EV[Cup]DT[2024-01-02]RE[B+12]\n",
+            "GN[a\\]b]\n",
+            ";B[f5];W[d6];B[c3]\n",
+            ")\n"
+        )
+    );
+}
+
+#[test]
+fn writer_names_passes_and_colours_and_wraps_moves() {
+    let g = one(EDAX);
+    let out = written(&g);
+    assert!(out.contains(";B[g8];W[PA]\n;B[a8]\n)"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with(";B[")).count(), 7);
+    // Implicit passes stay implicit: Cassio's consecutive moves.
+    let g = one(CASSIO);
+    assert!(written(&g).contains(";B[h8];B[h1]"));
+}
+
+#[test]
+fn writer_setup_only_for_a_non_standard_start() {
+    let g = one("(;GM[2]AB[e4][d5]AW[d4][e5]PL[B];B[f5])");
+    assert!(!written(&g).contains("AB") && !written(&g).contains("PL"));
+    // The standard board with White to move needs PL only.
+    let g = one("(;GM[2]AB[e4][d5]AW[d4][e5]PL[W];W[f4])");
+    let out = written(&g);
+    assert!(
+        out.contains("\nPL[W]\n;W[f4]") && !out.contains("AB"),
+        "{out}"
+    );
+    assert_eq!(one(&out).start, g.start);
+    // A first move by the side not to move: PL keeps the start.
+    let g = one("(;GM[2]PL[B];W[f4])");
+    let out = written(&g);
+    assert!(out.contains("\nPL[B]\n;W[f4]"), "{out}");
+    assert_eq!(one(&out).start, g.start);
+    // An empty board.
+    let g = one("(;GM[2]AE[a1:h8]PL[W])");
+    assert!(g.start.board().empty().count() == 64);
+    let out = written(&g);
+    assert!(out.contains("AE[a1:h8]PL[W]"), "{out}");
+    assert_eq!(one(&out).start, g.start);
+    let g = one("(;GM[2]AB[a1][h8]AW[b2];B[c3])");
+    assert!(written(&g).contains("AB[a1][h8]AW[b2]PL[B]\n;B[c3]"));
+}
+
+#[test]
+fn line_start_parentheses_in_values_are_escaped() {
+    let mut g = GameRecord::default();
+    g.tags.black = Some("a\n(;GM[2] b".to_owned());
+    let out = written(&g);
+    assert!(out.contains("PB[a\n\\(;GM[2\\] b]"), "{out}");
+    assert_eq!(one(&out).tags.black, g.tags.black);
+}
+
+#[test]
+fn writer_results() {
+    let re = |value, kind| {
+        let g = GameRecord {
+            result: Some(RecordedResult { value, kind }),
+            ..GameRecord::default()
+        };
+        let out = written(&g);
+        let start = out.find("RE[").unwrap() + 3;
+        out[start..start + out[start..].find(']').unwrap()].to_owned()
+    };
+    use ResultKind::{Mutual, Resigned, Score, Time};
+    use ResultValue::{Discs, Margin, RawMargin};
+    assert_eq!(re(Margin(12.0), Score), "B+12");
+    assert_eq!(re(Margin(-4.0), Score), "W+4");
+    assert_eq!(re(Margin(-2.5), Score), "W+2.5");
+    assert_eq!(re(Margin(0.0), Score), "0");
+    assert_eq!(
+        re(
+            Discs {
+                black: 38,
+                white: 26
+            },
+            Score
+        ),
+        "B+12"
+    );
+    assert_eq!(
+        re(
+            Discs {
+                black: 31,
+                white: 30
+            },
+            Score
+        ),
+        "B+4"
+    );
+    assert_eq!(re(ResultValue::Winner(Winner::White), Score), "W+");
+    assert_eq!(re(ResultValue::Winner(Winner::Draw), Score), "0");
+    assert_eq!(re(RawMargin(-4), Score), "W+");
+    assert_eq!(re(ResultValue::Winner(Winner::Black), Resigned), "B+R");
+    assert_eq!(re(Margin(-6.0), Time), "W+T");
+    assert_eq!(re(Margin(6.0), Mutual), "B+6");
+}
+
+#[test]
+fn unreadable_moves_that_would_read_as_moves() {
+    let mut g = one("(;GM[2];B[f5];W[zz])");
+    for (text, value) in [("tt", "?tt"), ("", "?"), ("d6", "?d6"), ("zz", "zz")] {
+        g.unreadable[0].1 = text.into();
+        assert!(written(&g).contains(&format!(";W[{value}]")), "{text}");
+        let back = one(&written(&g));
+        assert_eq!(back.moves[1].token, Token::Unreadable);
+        let mut out = Vec::new();
+        out.extend(crate::formats::Format::Sgf.losses_of(&g));
+        assert_eq!(out.len(), usize::from(text != "zz"), "{text}");
+    }
+}
+
+#[test]
+fn losses_name_what_sgf_cannot_keep() {
+    let mut g = GameRecord::default();
+    let mut out = Vec::new();
+    out.extend(crate::formats::Format::Sgf.losses_of(&g));
+    assert!(out.is_empty());
+    g.notes = vec![MoveNote {
+        eval: Some(1.0),
+        time: Some(2.0),
+    }];
+    g.rules = Rules::Anti;
+    g.theoretical_black_score = Some(40);
+    g.result = Some(RecordedResult {
+        value: ResultValue::Discs {
+            black: 31,
+            white: 30,
+        },
+        kind: ResultKind::Resigned,
+    });
+    g.tags
+        .extra
+        .push(("TimeControl".to_owned(), "300".to_owned()));
+    out.extend(crate::formats::Format::Sgf.losses_of(&g));
+    assert_eq!(
+        out,
+        [
+            "the theoretical score",
+            "per-move evaluations",
+            "per-move times",
+            "anti rules",
+            "raw disc counts of results",
+            "the margin of a resigned or timed-out game",
+            "tag names that are not SGF property names"
+        ]
+    );
+    let back = one(&written(&g));
+    assert_eq!(
+        back.tags.extra,
+        [("TIMECONTROL".to_owned(), "300".to_owned())]
+    );
+}
+
+#[test]
+fn sniff_tells_sgf_from_ggf() {
+    assert!(sniff(b"(;FF[4]GM[2]SZ[8]"));
+    assert!(sniff(b"\xEF\xBB\xBF  (\n;GM[ 2 ]"));
+    assert!(sniff(b"(;PB[x];B[f5])"));
+    assert!(!sniff(b"(;GM[Othello]PC[GGS/os]"));
+    assert!(!sniff(b"(;GM[1]FF[4]SZ[19]"));
+    assert!(!sniff(b"1 (;GM[Othello]"));
+    assert!(!sniff(b"[Event \"x\"]"));
+    assert!(!sniff(b"f5d6c3"));
+}
+
+#[test]
+fn fixtures_round_trip() {
+    for text in [EDAX, CASSIO, COLLECTION, BROKEN] {
+        for g in read(text) {
+            let back = one(&written(&g));
+            let mut expected = bare(&g);
+            // A defect is not written; the moves before it are.
+            expected.defect = None;
+            assert_eq!(bare(&back), expected, "{}", written(&g));
+        }
+    }
+}
+
+/// A small seeded xorshift generator, so random tests repeat.
+use crate::testkit::Rng;
+
+/// Random tag text full of characters that need care.
+trait RandomText {
+    fn text(&mut self) -> String;
+}
+
+impl RandomText for Rng {
+    fn text(&mut self) -> String {
+        const POOL: [&str; 12] = [
+            "a", "Z", " ", "]", "\\", "[", ":", "é", "\n", "(", ";", "名",
+        ];
+        let n = 1 + self.below(8);
+        let s: String = (0..n).map(|_| POOL[self.below(POOL.len())]).collect();
+        if s.trim().is_empty() || s.trim() == "?" {
+            "x".to_owned()
+        } else {
+            s
+        }
+    }
+}
+
+/// A random legal game, maybe from a non-standard start, maybe with
+/// explicit passes, maybe unfinished.
+fn random_game(rng: &mut Rng) -> GameRecord {
+    let mut position = Position::start();
+    if rng.chance(30) {
+        for _ in 0..rng.below(12) {
+            let legal: Vec<Square> = position.legal_moves().into_iter().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let _ = position.play(legal[rng.below(legal.len())]);
+        }
+    }
+    let mut record = GameRecord::new(position);
+    loop {
+        if position.is_game_over() || rng.chance(2) {
+            break;
+        }
+        let legal: Vec<Square> = position.legal_moves().into_iter().collect();
+        if legal.is_empty() {
+            position.pass();
+            if rng.chance(50) {
+                record.moves.push(RecordedMove::new(Move::Pass));
+            }
+            continue;
+        }
+        let sq = legal[rng.below(legal.len())];
+        let _ = position.play(sq);
+        record.moves.push(RecordedMove::new(Move::Play(sq)));
+    }
+    let t = &mut record.tags;
+    for slot in [
+        &mut t.black,
+        &mut t.white,
+        &mut t.event,
+        &mut t.date,
+        &mut t.site,
+        &mut t.round,
+        &mut t.black_rating,
+        &mut t.white_rating,
+    ] {
+        if rng.chance(60) {
+            *slot = Some(rng.text());
+        }
+    }
+    for _ in 0..rng.below(3) {
+        let name = ["GN", "C", "TM", "US"][rng.below(4)].to_owned();
+        t.extra.push((name, rng.text()));
+    }
+    record.result = match rng.below(6) {
+        0 => None,
+        1 => Some(RecordedResult::new(ResultValue::Margin(
+            2.0 * rng.below(33) as f64 - 32.0,
+        ))),
+        2 => Some(RecordedResult::new(ResultValue::Margin(-2.5))),
+        3 => Some(RecordedResult::new(ResultValue::Winner(
+            [Winner::Black, Winner::White][rng.below(2)],
+        ))),
+        4 => Some(RecordedResult {
+            value: ResultValue::Winner([Winner::Black, Winner::White][rng.below(2)]),
+            kind: [ResultKind::Resigned, ResultKind::Time][rng.below(2)],
+        }),
+        _ => Some(RecordedResult::new(ResultValue::Margin(0.0))),
+    };
+    record
+}
+
+/// Random edits of the fixtures: whatever comes out is consistent,
+/// and writing it then reading it back is stable.
+#[test]
+fn mutated_inputs_give_consistent_records_that_round_trip() {
+    const ALPHABET: &[u8] = b"();[]\\ \nBWGM2SZ8f5d6PAtABAWPL:RE+x\xc3\xa9";
+    let sources = [EDAX, CASSIO, COLLECTION, BROKEN];
+    let mut rng = Rng(0x5EED_0003);
+    let mut defects = 0;
+    for _ in 0..400 {
+        let mut bytes = sources[rng.below(sources.len())].as_bytes().to_vec();
+        for _ in 0..1 + rng.below(6) {
+            let at = rng.below(bytes.len() + 1);
+            let c = ALPHABET[rng.below(ALPHABET.len())];
+            match rng.below(3) {
+                0 if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                1 if at < bytes.len() => bytes[at] = c,
+                _ => bytes.insert(at, c),
+            }
+        }
+        let games: Vec<GameRecord> = Reader::new(&bytes[..]).map(|g| g.unwrap()).collect();
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!(g.origin.index, i as u64 + 1);
+            assert_eq!(g.spans.each().len(), g.moves.len());
+            for span in g.spans.each() {
+                assert!(span.byte + u64::from(span.len) <= bytes.len() as u64);
+            }
+            for (k, _) in &g.unreadable {
+                assert_eq!(g.moves[*k].token, Token::Unreadable);
+            }
+            if let Some(d) = &g.defect {
+                defects += 1;
+                assert!(d.span.byte <= bytes.len() as u64, "{d:?}");
+            }
+            let first = one(&written(g));
+            assert_eq!(first.defect, None);
+            assert_eq!(first.start, g.start);
+            assert_eq!(tokens(&first), tokens(g));
+            assert_eq!(first.tags, g.tags);
+            assert_eq!(first.result, g.result);
+            let second = one(&written(&first));
+            assert_eq!(bare(&second), bare(&first));
+        }
+    }
+    assert!(defects > 50, "{defects}");
+}
+
+#[test]
+fn random_games_round_trip() {
+    let mut rng = Rng(0x5EED_0001);
+    let mut with_passes = 0;
+    let mut odd_starts = 0;
+    for _ in 0..300 {
+        let record = random_game(&mut rng);
+        with_passes += usize::from(
+            record
+                .moves
+                .iter()
+                .any(|m| m.token == Token::Move(Move::Pass)),
+        );
+        odd_starts += usize::from(!record.has_standard_start());
+        let text = written(&record);
+        let first = one(&text);
+        assert_eq!(first.defect, None, "{text}");
+        assert_eq!(first.start, record.start, "{text}");
+        let expected: Vec<RecordedMove> = record
+            .moves
+            .iter()
+            .zip(record.move_colors())
+            .map(|(m, c)| RecordedMove {
+                token: m.token,
+                color: Some(c),
+            })
+            .collect();
+        assert_eq!(first.moves, expected, "{text}");
+        assert_eq!(first.tags, record.tags, "{text}");
+        assert_eq!(first.result, record.result, "{text}");
+        assert_eq!(first.replay().error, None, "{text}");
+        assert_eq!(first.spans.each().len(), first.moves.len());
+        let second = one(&written(&first));
+        assert_eq!(bare(&second), bare(&first), "{text}");
+    }
+    assert!(
+        with_passes > 10 && odd_starts > 30,
+        "{with_passes} {odd_starts}"
+    );
+}
+
+#[test]
+fn random_games_in_one_stream() {
+    let mut rng = Rng(0x5EED_0002);
+    let records: Vec<GameRecord> = (0..40).map(|_| random_game(&mut rng)).collect();
+    let mut text = String::new();
+    for r in &records {
+        write_record(r, &mut text);
+    }
+    let games = read(&text);
+    assert_eq!(games.len(), records.len());
+    for (i, (g, r)) in games.iter().zip(&records).enumerate() {
+        assert_eq!(g.origin.index, i as u64 + 1);
+        assert_eq!(g.move_string(), r.move_string());
+        for (k, span) in g.spans.each().iter().enumerate() {
+            if let Token::Move(Move::Play(sq)) = g.moves[k].token {
+                let text = g.origin.line_text(span.line).unwrap();
+                let col = span.column as usize - 1;
+                assert_eq!(text.get(col..col + 2), Some(sq.to_string().as_str()));
+            }
+        }
+    }
+}
