@@ -324,7 +324,7 @@ fn points(text: &str) -> Option<Vec<Square>> {
 
 /// Reads an `RE` value: `Ok(None)` for "no result", `Err` for a form
 /// this module does not know.
-fn parse_result(text: &str) -> Result<Option<RecordedResult>, ()> {
+pub(super) fn parse_result(text: &str) -> Result<Option<RecordedResult>, ()> {
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
     match lower.as_str() {

@@ -56,7 +56,7 @@ fn margin_text(m: f64) -> String {
 }
 
 /// The `RE` value for a result.
-fn result_text(result: &RecordedResult) -> String {
+pub(super) fn result_text(result: &RecordedResult) -> String {
     let winner_only = |w: Option<Winner>, suffix: &str| match w {
         Some(Winner::Black) => format!("B+{suffix}"),
         Some(Winner::White) => format!("W+{suffix}"),
