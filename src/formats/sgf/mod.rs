@@ -39,13 +39,22 @@
 //!   value (`B+F`) stays in `tags.extra` under `RE`. Cassio writes `B+n`
 //!   even when White wins: the replay flags that disagreement;
 //! - `PB`/`PW`/`EV`/`DT`/`PC`/`RO`/`BR`/`WR` fill the tags (verbatim; `?`
-//!   or empty means unknown); every other property of the root node is
-//!   kept in `tags.extra` under its (upper-case) name, one entry per
-//!   value, in source order, the root comment `C` included;
-//! - variations: the main line (the first child at each branch) is read,
-//!   the other variations are skipped. Comments and other properties of
-//!   later nodes (`C`, `BL`, `WL`, `N`…) are not kept either. A reader
-//!   cannot report these, so they are stated here;
+//!   or empty means unknown); every other property of the root
+//!   node but `C` is kept in `tags.extra` under its (upper-case) name,
+//!   one entry per value, in source order;
+//! - comments `C[..]`: each value is an [`Annotation`] of its node,
+//!   [`AnnotationKind::Comment`] with `after` the move tokens read up to
+//!   and with the node's own move (`;B[f5]C[x]` is after f5, as PGN's
+//!   `f5 {x}`); the root's are about the game, `after` 0, also when the
+//!   root holds the first move;
+//! - variations: the main line (the first child at each branch) is the
+//!   game; every other subtree is an [`AnnotationKind::Variation`] holding
+//!   its text exactly as written from its `(` to its `)` (nested
+//!   variations inside it), `after` the main line's move tokens before the
+//!   branch point. Annotations are in move order, at one place the
+//!   comments first, then the variations as in the source, the innermost
+//!   branch first. Other properties of later nodes (`BL`, `WL`, `N`…) are
+//!   not kept: a reader cannot report these, so they are stated here;
 //! - broken structure (an unclosed `[` or `(`, a missing `;`, a stray
 //!   character) gives the game a defect with its line and column, keeping
 //!   the moves before it. A new game tree `(;GM[`/`(;FF[` inside an
@@ -60,18 +69,28 @@
 //! board other than the standard one (`AE[a1:h8]` for an empty one), `PL`
 //! when that board is not standard, when White is to move, or when the
 //! first move is not by the side to move (a reader without `PL` takes the
-//! first move's colour). Then one move per node `;B[f5];W[d6]…`
-//! (lowercase, ten per line, colours from [`GameRecord::move_colors`]),
-//! explicit passes as `B[PA]` (Edax's spelling, which Edax reads back;
-//! some readers take an empty value for "no move") and no pass where the
-//! record has none; an unreadable token that would read as a pass or a
-//! square is prefixed with `?`. `RE` is `B+n`, `W+n` or `0` from a margin
-//! or disc counts (empties to the winner), `B+`/`W+` for a winner only,
-//! `B+R`/`B+T` for a resignation or a time loss.
+//! first move's colour). The game's comments follow (`C[..]`). Then one node per move `;B[f5];W[d6]…` (lowercase, ten
+//! nodes per line), colours and passes from the one replay
+//! ([`GameRecord::plies`]): every pass is a node of its colour `B[PA]`
+//! (Edax's spelling, which Edax reads back; some readers take an empty
+//! value for "no move"), also where the record leaves the pass out, so
+//! that readers that alternate colours stay in step; an unreadable token
+//! that would read as a pass or a square is prefixed with `?`. A move's
+//! comments go on its node, several as several values. A variation goes
+//! where it branches off, after the main line's subtree from there
+//! (`;B[f5](;W[d6]…)(;W[f6])`; `(;)` continues the main line when it ends
+//! at the branch), its text as recorded when it is an SGF subtree the
+//! reader takes back whole, else it is named as a loss. `RE` is `B+n`,
+//! `W+n` or `0` from a margin or disc counts (empties to the winner),
+//! `B+`/`W+` for a winner only, `B+R`/`B+T` for a resignation or a time
+//! loss.
+//!
+//! [`Annotation`]: crate::record::Annotation
+//! [`GameRecord::plies`]: crate::GameRecord::plies
 
 use crate::formats::features::{Check, Feature, Features};
 use crate::formats::format::{Format, FormatInfo, TextFormat};
-use crate::record::{ResultKind, ResultValue};
+use crate::record::{AnnotationKind, ResultKind, ResultValue};
 use crate::table::Game;
 
 mod frame;
@@ -79,12 +98,14 @@ mod read;
 #[cfg(test)]
 mod tests;
 mod write;
+#[cfg(test)]
+mod write_tests;
 
 pub use frame::GAME_CAP;
 pub use read::Reader;
 pub use write::{write_game, write_record};
 
-use write::{sgf_ident, unreadable_value, STRUCTURAL};
+use write::{is_variation, sgf_ident, unreadable_value, STRUCTURAL};
 
 /// The SGF row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
@@ -92,7 +113,8 @@ pub const INFO: FormatInfo = FormatInfo {
     name: "sgf",
     aliases: &[],
     extensions: &["sgf"],
-    summary: "Smart Game Format with GM[2]: game trees, main line read",
+    summary:
+        "Smart Game Format with GM[2]: game trees, main line played, comments and variations kept",
     sniff,
     open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Sgf),
@@ -104,9 +126,7 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::AntiRules,
         Feature::TheoreticalScore,
         Feature::RawMargin,
-        Feature::Comments,
         Feature::Nags,
-        Feature::Variations,
         Feature::OtherBoard,
     ]),
     checks: &[
@@ -150,6 +170,14 @@ pub const INFO: FormatInfo = FormatInfo {
                     let id = sgf_ident(name);
                     id != *name || STRUCTURAL.contains(&id.as_str())
                 })
+            },
+        },
+        Check {
+            loss: "variations not written in SGF",
+            applies: |g| {
+                g.record.annotations.iter().any(
+                    |a| matches!(&a.kind, AnnotationKind::Variation(text) if !is_variation(text)),
+                )
             },
         },
     ],

@@ -6,7 +6,10 @@ use std::io::BufRead;
 
 use crate::formats::sgf::frame::{Frame, Frames, GAME_CAP, TEXT_CAP};
 use crate::game::{Move, Winner};
-use crate::record::{Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Token};
+use crate::record::{
+    Annotation, AnnotationKind, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue,
+    Token,
+};
 use crate::source::{ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
@@ -75,6 +78,7 @@ fn parse_frame(text: &[u8], frame: &Frame, index: u64) -> GameRecord {
         to_move: None,
         started: false,
         props: Vec::new(),
+        branches: Vec::new(),
     };
     // A defect is recorded in the record; the moves before it are kept.
     let _ = parser.run();
@@ -82,6 +86,10 @@ fn parse_frame(text: &[u8], frame: &Frame, index: u64) -> GameRecord {
         parser.start(None);
     }
     let mut rec = parser.rec;
+    // Comments come in move order, variations from the innermost branch
+    // out: in move order, each branch's variations after the comments
+    // of the node they branch from, as the writer puts them back.
+    rec.annotations.sort_by_key(|a| a.after);
     let source = frame.prefix.as_ref().map(|prefix| {
         let room = TEXT_CAP.saturating_sub(prefix.len());
         let mut bytes = prefix.clone();
@@ -262,6 +270,9 @@ struct Parser<'a> {
     started: bool,
     /// Reused for each node.
     props: Vec<Prop<'a>>,
+    /// Moves of the main line before each open `(` inside the game: where
+    /// the variations beside it branch off.
+    branches: Vec<usize>,
 }
 
 /// A byte for a message: `'x'`, or a description.
@@ -408,6 +419,7 @@ impl<'a> Parser<'a> {
                 Some(b'(') => {
                     self.i += 1;
                     depth += 1;
+                    self.branches.push(self.rec.moves.len());
                     self.expect_node_start()?;
                 }
                 Some(b')') => {
@@ -441,19 +453,30 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// After the main line's innermost tree closed: skips the other
-    /// variations of each branch up to the game's last `)`.
+    /// After the main line's innermost tree closed: keeps the other
+    /// variations of each branch, as written, up to the game's last `)`.
     fn close(&mut self, mut depth: usize) -> Step {
+        let mut after = self.branches.pop().unwrap_or_default();
         loop {
             self.skip_ws();
             match self.peek() {
-                Some(b'(') => self.skip_tree()?,
+                Some(b'(') => {
+                    let open = self.i;
+                    self.skip_tree()?;
+                    let text = self.text.get(open..self.i).unwrap_or_default();
+                    let text = decode(text, self.latin1);
+                    self.rec.annotations.push(Annotation {
+                        after,
+                        kind: AnnotationKind::Variation(text),
+                    });
+                }
                 Some(b')') => {
                     self.i += 1;
                     depth -= 1;
                     if depth == 0 {
                         return Ok(());
                     }
+                    after = self.branches.pop().unwrap_or_default();
                 }
                 None => {
                     let end = self.text.len();
@@ -617,7 +640,7 @@ impl<'a> Parser<'a> {
         let mut moved = false;
         for p in props {
             match p.id.bytes() {
-                b"GM" | b"SZ" | b"CA" | b"FF" | b"AP" | b"AB" | b"AW" | b"AE" | b"PL" => {}
+                b"GM" | b"SZ" | b"CA" | b"FF" | b"AP" | b"AB" | b"AW" | b"AE" | b"PL" | b"C" => {}
                 b"B" | b"W" => {
                     if moved {
                         return Err(self.fail(
@@ -644,6 +667,19 @@ impl<'a> Parser<'a> {
                     }
                 }
                 _ => {}
+            }
+        }
+        // A comment is on its node: after the node's move, wherever the
+        // node writes it; the root's are about the game, before any move
+        // (also when the root holds the first move, as Edax writes it).
+        let after = if first { 0 } else { self.rec.moves.len() };
+        for p in props.iter().filter(|p| p.id.bytes() == b"C") {
+            for v in p.values() {
+                let text = self.text_of(v);
+                self.rec.annotations.push(Annotation {
+                    after,
+                    kind: AnnotationKind::Comment(text),
+                });
             }
         }
         Ok(())

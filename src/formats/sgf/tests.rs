@@ -1,36 +1,33 @@
-//! Tests of the SGF reader and writer.
+//! Tests of the SGF reader, and the helpers the writer's tests share.
 
 use crate::formats::sgf::frame::{GAME_CAP, PREFIX_CAP, TEXT_CAP};
-use crate::formats::sgf::read::parse_result;
-use crate::formats::sgf::write::{result_text, sgf_ident, unreadable_value, STRUCTURAL};
 use crate::formats::sgf::{sniff, write_record, Reader};
 use crate::game::{Move, Winner};
 use crate::record::{
-    MoveNote, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
+    Annotation, AnnotationKind, Origin, RecordedResult, ResultKind, ResultValue, Token,
 };
-use crate::testkit::{decorate, random_game, Play, Rng};
 use crate::{Color, GameRecord, Status};
 
-fn read(text: &str) -> Vec<GameRecord> {
+pub(super) fn read(text: &str) -> Vec<GameRecord> {
     Reader::new(text.as_bytes())
         .collect::<Result<Vec<_>, _>>()
         .expect("no I/O error")
 }
 
-fn one(text: &str) -> GameRecord {
+pub(super) fn one(text: &str) -> GameRecord {
     let games = read(text);
     assert_eq!(games.len(), 1, "{text}");
     games.into_iter().next().expect("one game")
 }
 
-fn tokens(r: &GameRecord) -> String {
+pub(super) fn tokens(r: &GameRecord) -> String {
     (0..r.moves.len())
         .map(|i| r.token_text(i))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-fn colors(r: &GameRecord) -> String {
+pub(super) fn colors(r: &GameRecord) -> String {
     r.moves
         .iter()
         .map(|m| match m.color {
@@ -41,19 +38,33 @@ fn colors(r: &GameRecord) -> String {
         .collect()
 }
 
-fn defect(r: &GameRecord) -> (String, u32, u32) {
+pub(super) fn defect(r: &GameRecord) -> (String, u32, u32) {
     let d = r.defect.as_ref().expect("a defect");
     (d.message.clone(), d.span.line, d.span.column)
 }
 
-fn written(r: &GameRecord) -> String {
+pub(super) fn written(r: &GameRecord) -> String {
     let mut out = String::new();
     write_record(r, &mut out);
     out
 }
 
+pub(super) fn comment(after: usize, text: &str) -> Annotation {
+    Annotation {
+        after,
+        kind: AnnotationKind::Comment(text.to_owned()),
+    }
+}
+
+pub(super) fn variation(after: usize, text: &str) -> Annotation {
+    Annotation {
+        after,
+        kind: AnnotationKind::Variation(text.to_owned()),
+    }
+}
+
 /// The record without what depends on where it was read.
-fn bare(r: &GameRecord) -> GameRecord {
+pub(super) fn bare(r: &GameRecord) -> GameRecord {
     let mut r = r.clone();
     r.spans = crate::MoveSpans::Unknown;
     r.origin = Origin::default();
@@ -62,10 +73,10 @@ fn bare(r: &GameRecord) -> GameRecord {
 
 use crate::testkit::corpus;
 
-const EDAX: &str = include_str!("../../../fixtures/sgf/edax-style.sgf");
-const CASSIO: &str = include_str!("../../../fixtures/sgf/cassio-style.sgf");
-const COLLECTION: &str = include_str!("../../../fixtures/sgf/collection.sgf");
-const BROKEN: &str = include_str!("../../../fixtures/sgf/broken.sgf");
+pub(super) const EDAX: &str = include_str!("../../../fixtures/sgf/edax-style.sgf");
+pub(super) const CASSIO: &str = include_str!("../../../fixtures/sgf/cassio-style.sgf");
+pub(super) const COLLECTION: &str = include_str!("../../../fixtures/sgf/collection.sgf");
+pub(super) const BROKEN: &str = include_str!("../../../fixtures/sgf/broken.sgf");
 
 #[test]
 fn corpus_edax_manual_example() {
@@ -164,11 +175,14 @@ fn collection_main_lines_tags_and_setups() {
     assert_eq!(g.tags.round.as_deref(), Some("3"));
     assert_eq!(g.tags.black_rating.as_deref(), Some("1650"));
     assert_eq!(g.tags.white_rating.as_deref(), Some("1720"));
+    assert_eq!(g.tags.extra, [("GN".to_owned(), "Friendly".to_owned())]);
     assert_eq!(
-        g.tags.extra,
+        g.annotations,
         [
-            ("GN".to_owned(), "Friendly".to_owned()),
-            ("C".to_owned(), "First game\nof the evening".to_owned())
+            comment(0, "First game\nof the evening"),
+            comment(1, "a comment that is not kept"),
+            variation(1, "(;W[f6];B[e6])"),
+            variation(4, "(;B[e3])"),
         ]
     );
     assert_eq!(g.replay().error, None);
@@ -243,7 +257,8 @@ fn escapes_and_soft_line_breaks() {
     let g = one("(;GM[2]PB[a\\]b\\\\c\\:d]PW[long\\\nname]C[x\\\r\ny];B[f5])");
     assert_eq!(g.tags.black.as_deref(), Some("a]b\\c:d"));
     assert_eq!(g.tags.white.as_deref(), Some("longname"));
-    assert_eq!(g.tags.extra, [("C".to_owned(), "xy".to_owned())]);
+    assert!(g.tags.extra.is_empty());
+    assert_eq!(g.annotations, [comment(0, "xy")]);
 }
 
 #[test]
@@ -392,14 +407,43 @@ fn results() {
 fn variations_follow_the_first_child() {
     let g = one("(;GM[2](;B[f5](;W[d6])(;W[f6];B[e6]))(;B[d3];W[c3]))");
     assert_eq!(tokens(&g), "f5 d6");
+    assert_eq!(
+        g.annotations,
+        [
+            variation(0, "(;B[d3];W[c3])"),
+            variation(1, "(;W[f6];B[e6])")
+        ]
+    );
     let g = one("(;GM[2];B[f5](;W[d6];B[c3](;W[d3])(;W[e3]))(;W[f4]))");
     assert_eq!(tokens(&g), "f5 d6 c3 d3");
-    // Values in skipped variations may hold parentheses.
-    let games = read("(;GM[2];B[f5](;W[d6])(;W[f6]C[a ) b ( c]))(;GM[2];B[d3])");
+    assert_eq!(
+        g.annotations,
+        [variation(1, "(;W[f4])"), variation(3, "(;W[e3])")]
+    );
+    // Values in variations may hold parentheses; the text is as written,
+    // nested variations, spaces and line breaks included.
+    let games =
+        read("(;GM[2];B[f5](;W[d6])( ;W[f6]C[a ) b ( c]\n (;B[e6])(;B[f4])))(;GM[2];B[d3])");
     assert_eq!(games.len(), 2);
     assert_eq!(
         (tokens(&games[0]), &games[0].defect),
         ("f5 d6".to_owned(), &None)
+    );
+    assert_eq!(
+        games[0].annotations,
+        [variation(1, "( ;W[f6]C[a ) b ( c]\n (;B[e6])(;B[f4]))")]
+    );
+    // Several at one branch point in source order, after its comments;
+    // one at the root's first move (Edax's layout) branches after it.
+    let g = one("(;GM[2]C[g]B[f5](;W[d6]C[m])(;W[f6])(;W[f4];B[e3]))");
+    assert_eq!(
+        g.annotations,
+        [
+            comment(0, "g"),
+            variation(1, "(;W[f6])"),
+            variation(1, "(;W[f4];B[e3])"),
+            comment(2, "m"),
+        ]
     );
     let g = one("(;GM[2];B[f5](;W[d6]);B[c3])");
     assert_eq!(
@@ -409,10 +453,28 @@ fn variations_follow_the_first_child() {
 }
 
 #[test]
-fn comments_in_move_nodes_are_dropped() {
-    let g = one("(;GM[2]C[root];B[f5]C[move]BL[30];W[d6]N[name])");
-    assert_eq!(g.tags.extra, [("C".to_owned(), "root".to_owned())]);
-    assert_eq!(tokens(&g), "f5 d6");
+fn comments_are_kept_after_their_nodes_moves() {
+    let g = one(concat!(
+        "(;GM[2]C[root]GN[x];C[setup \\] note];B[f5]C[move]BL[30]",
+        ";W[d6]N[name];C[one][two];W[c3]C[]C[last])"
+    ));
+    assert_eq!(tokens(&g), "f5 d6 c3");
+    assert_eq!(g.tags.extra, [("GN".to_owned(), "x".to_owned())]);
+    assert_eq!(
+        g.annotations,
+        [
+            comment(0, "root"),
+            comment(0, "setup ] note"),
+            comment(1, "move"),
+            comment(2, "one"),
+            comment(2, "two"),
+            comment(3, ""),
+            comment(3, "last"),
+        ]
+    );
+    // A comment before the move in its node is still after the move.
+    let g = one("(;GM[2];C[x]B[f5])");
+    assert_eq!(g.annotations, [comment(1, "x")]);
 }
 
 #[test]
@@ -529,172 +591,6 @@ fn a_long_line_before_a_game_drops_its_text_only() {
 }
 
 #[test]
-fn writer_exact_output() {
-    let mut g = one("(;GM[2]PB[Ann]PW[Bo]EV[Cup]DT[2024-01-02]RE[B+12];B[f5];W[d6];B[c3])");
-    g.tags.extra.push(("GN".to_owned(), "a]b".to_owned()));
-    assert_eq!(
-        written(&g),
-        concat!(
-            "(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:",
-            env!("CARGO_PKG_VERSION"),
-            "]\n",
-            "PB[Ann]PW[Bo]EV[Cup]DT[2024-01-02]RE[B+12]\n",
-            "GN[a\\]b]\n",
-            ";B[f5];W[d6];B[c3]\n",
-            ")\n"
-        )
-    );
-}
-
-#[test]
-fn writer_names_passes_and_colours_and_wraps_moves() {
-    let g = one(EDAX);
-    let out = written(&g);
-    assert!(out.contains(";B[g8];W[PA]\n;B[a8]\n)"), "{out}");
-    assert_eq!(out.lines().filter(|l| l.starts_with(";B[")).count(), 7);
-    // Implicit passes stay implicit: Cassio's consecutive moves.
-    let g = one(CASSIO);
-    assert!(written(&g).contains(";B[h8];B[h1]"));
-}
-
-#[test]
-fn writer_setup_only_for_a_non_standard_start() {
-    let g = one("(;GM[2]AB[e4][d5]AW[d4][e5]PL[B];B[f5])");
-    assert!(!written(&g).contains("AB") && !written(&g).contains("PL"));
-    // The standard board with White to move needs PL only.
-    let g = one("(;GM[2]AB[e4][d5]AW[d4][e5]PL[W];W[f4])");
-    let out = written(&g);
-    assert!(
-        out.contains("\nPL[W]\n;W[f4]") && !out.contains("AB"),
-        "{out}"
-    );
-    assert_eq!(one(&out).start, g.start);
-    // A first move by the side not to move: PL keeps the start.
-    let g = one("(;GM[2]PL[B];W[f4])");
-    let out = written(&g);
-    assert!(out.contains("\nPL[B]\n;W[f4]"), "{out}");
-    assert_eq!(one(&out).start, g.start);
-    // An empty board.
-    let g = one("(;GM[2]AE[a1:h8]PL[W])");
-    assert!(g.start.board().empty().count() == 64);
-    let out = written(&g);
-    assert!(out.contains("AE[a1:h8]PL[W]"), "{out}");
-    assert_eq!(one(&out).start, g.start);
-    let g = one("(;GM[2]AB[a1][h8]AW[b2];B[c3])");
-    assert!(written(&g).contains("AB[a1][h8]AW[b2]PL[B]\n;B[c3]"));
-}
-
-#[test]
-fn line_start_parentheses_in_values_are_escaped() {
-    let mut g = GameRecord::default();
-    g.tags.black = Some("a\n(;GM[2] b".to_owned());
-    let out = written(&g);
-    assert!(out.contains("PB[a\n\\(;GM[2\\] b]"), "{out}");
-    assert_eq!(one(&out).tags.black, g.tags.black);
-}
-
-#[test]
-fn writer_results() {
-    let re = |value, kind| {
-        let g = GameRecord {
-            result: Some(RecordedResult { value, kind }),
-            ..GameRecord::default()
-        };
-        let out = written(&g);
-        let start = out.find("RE[").unwrap() + 3;
-        out[start..start + out[start..].find(']').unwrap()].to_owned()
-    };
-    use ResultKind::{Mutual, Resigned, Score, Time};
-    use ResultValue::{Discs, Margin, RawMargin};
-    assert_eq!(re(Margin(12.0), Score), "B+12");
-    assert_eq!(re(Margin(-4.0), Score), "W+4");
-    assert_eq!(re(Margin(-2.5), Score), "W+2.5");
-    assert_eq!(re(Margin(0.0), Score), "0");
-    assert_eq!(
-        re(
-            Discs {
-                black: 38,
-                white: 26
-            },
-            Score
-        ),
-        "B+12"
-    );
-    assert_eq!(
-        re(
-            Discs {
-                black: 31,
-                white: 30
-            },
-            Score
-        ),
-        "B+4"
-    );
-    assert_eq!(re(ResultValue::Winner(Winner::White), Score), "W+");
-    assert_eq!(re(ResultValue::Winner(Winner::Draw), Score), "0");
-    assert_eq!(re(RawMargin(-4), Score), "W+");
-    assert_eq!(re(ResultValue::Winner(Winner::Black), Resigned), "B+R");
-    assert_eq!(re(Margin(-6.0), Time), "W+T");
-    assert_eq!(re(Margin(6.0), Mutual), "B+6");
-}
-
-#[test]
-fn unreadable_moves_that_would_read_as_moves() {
-    let mut g = one("(;GM[2];B[f5];W[zz])");
-    for (text, value) in [("tt", "?tt"), ("", "?"), ("d6", "?d6"), ("zz", "zz")] {
-        g.unreadable[0].1 = text.into();
-        assert!(written(&g).contains(&format!(";W[{value}]")), "{text}");
-        let back = one(&written(&g));
-        assert_eq!(back.moves[1].token, Token::Unreadable);
-        let mut out = Vec::new();
-        out.extend(crate::formats::Format::Sgf.losses_of(&g));
-        assert_eq!(out.len(), usize::from(text != "zz"), "{text}");
-    }
-}
-
-#[test]
-fn losses_name_what_sgf_cannot_keep() {
-    let mut g = GameRecord::default();
-    let mut out = Vec::new();
-    out.extend(crate::formats::Format::Sgf.losses_of(&g));
-    assert!(out.is_empty());
-    g.notes = vec![MoveNote {
-        eval: Some(1.0),
-        time: Some(2.0),
-    }];
-    g.rules = Rules::Anti;
-    g.theoretical_black_score = Some(40);
-    g.result = Some(RecordedResult {
-        value: ResultValue::Discs {
-            black: 31,
-            white: 30,
-        },
-        kind: ResultKind::Resigned,
-    });
-    g.tags
-        .extra
-        .push(("TimeControl".to_owned(), "300".to_owned()));
-    out.extend(crate::formats::Format::Sgf.losses_of(&g));
-    assert_eq!(
-        out,
-        [
-            "the theoretical score",
-            "per-move evaluations",
-            "per-move times",
-            "anti rules",
-            "raw disc counts of results",
-            "the margin of a resigned or timed-out game",
-            "tag names that are not SGF property names"
-        ]
-    );
-    let back = one(&written(&g));
-    assert_eq!(
-        back.tags.extra,
-        [("TIMECONTROL".to_owned(), "300".to_owned())]
-    );
-}
-
-#[test]
 fn sniff_tells_sgf_from_ggf() {
     assert!(sniff(b"(;FF[4]GM[2]SZ[8]"));
     assert!(sniff(b"\xEF\xBB\xBF  (\n;GM[ 2 ]"));
@@ -704,157 +600,4 @@ fn sniff_tells_sgf_from_ggf() {
     assert!(!sniff(b"1 (;GM[Othello]"));
     assert!(!sniff(b"[Event \"x\"]"));
     assert!(!sniff(b"f5d6c3"));
-}
-
-#[test]
-fn fixtures_round_trip() {
-    for text in [EDAX, CASSIO, COLLECTION, BROKEN] {
-        for g in read(text) {
-            let back = one(&written(&g));
-            let mut expected = bare(&g);
-            // A defect is not written; the moves before it are.
-            expected.defect = None;
-            assert_eq!(bare(&back), expected, "{}", written(&g));
-        }
-    }
-}
-
-/// What SGF keeps of `record`: the record as reading its SGF gives it
-/// back, without what depends on where it was read.
-fn kept(record: &GameRecord) -> GameRecord {
-    let mut k = GameRecord::new(record.start);
-    k.moves = record
-        .moves
-        .iter()
-        .zip(record.move_colors())
-        .map(|(m, c)| RecordedMove {
-            token: m.token,
-            color: Some(c),
-        })
-        .collect();
-    k.unreadable = record
-        .unreadable
-        .iter()
-        .map(|(i, text)| (*i, unreadable_value(text).into()))
-        .collect();
-    k.tags = record.tags.clone();
-    k.tags.extra = record
-        .tags
-        .extra
-        .iter()
-        .map(|(name, value)| (sgf_ident(name), value.clone()))
-        .filter(|(id, _)| !id.is_empty() && !STRUCTURAL.contains(&id.as_str()))
-        .collect();
-    k.result = record
-        .result
-        .and_then(|r| parse_result(&result_text(&r)).ok().flatten());
-    k
-}
-
-/// Random edits of the fixtures: whatever comes out is consistent,
-/// and writing it then reading it back is stable.
-#[test]
-fn mutated_inputs_give_consistent_records_that_round_trip() {
-    const ALPHABET: &[u8] = b"();[]\\ \nBWGM2SZ8f5d6PAtABAWPL:RE+x\xc3\xa9";
-    let sources = [EDAX, CASSIO, COLLECTION, BROKEN];
-    let mut rng = Rng(0x5EED_0003);
-    let mut defects = 0;
-    for _ in 0..400 {
-        let mut bytes = sources[rng.below(sources.len())].as_bytes().to_vec();
-        for _ in 0..1 + rng.below(6) {
-            let at = rng.below(bytes.len() + 1);
-            let c = ALPHABET[rng.below(ALPHABET.len())];
-            match rng.below(3) {
-                0 if at < bytes.len() => {
-                    bytes.remove(at);
-                }
-                1 if at < bytes.len() => bytes[at] = c,
-                _ => bytes.insert(at, c),
-            }
-        }
-        let games: Vec<GameRecord> = Reader::new(&bytes[..]).map(|g| g.unwrap()).collect();
-        for (i, g) in games.iter().enumerate() {
-            assert_eq!(g.origin.index, i as u64 + 1);
-            assert_eq!(g.spans.each().len(), g.moves.len());
-            for span in g.spans.each() {
-                assert!(span.byte + u64::from(span.len) <= bytes.len() as u64);
-            }
-            for (k, _) in &g.unreadable {
-                assert_eq!(g.moves[*k].token, Token::Unreadable);
-            }
-            if let Some(d) = &g.defect {
-                defects += 1;
-                assert!(d.span.byte <= bytes.len() as u64, "{d:?}");
-            }
-            let first = one(&written(g));
-            assert_eq!(bare(&first), kept(g), "{}", written(g));
-            let second = one(&written(&first));
-            assert_eq!(bare(&second), bare(&first));
-        }
-    }
-    assert!(defects > 50, "{defects}");
-}
-
-/// Random games, maybe unfinished, maybe from another start, with
-/// passes written or left out, tags, results, notes and rules at random.
-fn random_record(rng: &mut Rng) -> GameRecord {
-    let play = Play {
-        stop: 2,
-        written_passes: 50,
-        odd_start: 30,
-    };
-    let mut record = random_game(rng, play);
-    decorate(rng, &mut record);
-    record
-}
-
-#[test]
-fn random_games_round_trip() {
-    let mut rng = Rng(0x5EED_0001);
-    let mut with_passes = 0;
-    let mut odd_starts = 0;
-    for _ in 0..300 {
-        let record = random_record(&mut rng);
-        with_passes += usize::from(
-            record
-                .moves
-                .iter()
-                .any(|m| m.token == Token::Move(Move::Pass)),
-        );
-        odd_starts += usize::from(!record.has_standard_start());
-        let text = written(&record);
-        let first = one(&text);
-        assert_eq!(bare(&first), kept(&record), "{text}");
-        assert_eq!(first.replay().error, None, "{text}");
-        assert_eq!(first.spans.each().len(), first.moves.len());
-        let second = one(&written(&first));
-        assert_eq!(bare(&second), bare(&first), "{text}");
-    }
-    assert!(
-        with_passes > 10 && odd_starts > 30,
-        "{with_passes} {odd_starts}"
-    );
-}
-
-#[test]
-fn random_games_in_one_stream() {
-    let mut rng = Rng(0x5EED_0002);
-    let records: Vec<GameRecord> = (0..40).map(|_| random_record(&mut rng)).collect();
-    let mut text = String::new();
-    for r in &records {
-        write_record(r, &mut text);
-    }
-    let games = read(&text);
-    assert_eq!(games.len(), records.len());
-    for (i, (g, r)) in games.iter().zip(&records).enumerate() {
-        assert_eq!(g.origin.index, i as u64 + 1);
-        assert_eq!(g.move_string(), r.move_string());
-        for (k, span) in g.spans.each().iter().enumerate() {
-            if let Token::Move(Move::Play(sq)) = g.moves[k].token {
-                let text = g.origin.line_text(span.line).unwrap();
-                let col = span.column as usize - 1;
-                assert_eq!(text.get(col..col + 2), Some(sq.to_string().as_str()));
-            }
-        }
-    }
 }
