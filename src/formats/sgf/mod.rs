@@ -38,8 +38,8 @@
 //!   `B+` names the winner only, `Void`/`?`/empty is no result; any other
 //!   value (`B+F`) stays in `tags.extra` under `RE`. Cassio writes `B+n`
 //!   even when White wins: the replay flags that disagreement;
-//! - `PB`/`PW`/`EV`/`DT`/`PC`/`RO`/`BR`/`WR` fill the tags (verbatim; `?`
-//!   or empty means unknown); every other property of the root
+//! - `PB`/`PW`/`EV`/`DT`/`PC`/`RO`/`BR`/`WR` fill the tags (verbatim, `DT`
+//!   too; `?` or empty means unknown); every other property of the root
 //!   node but `C` is kept in `tags.extra` under its (upper-case) name,
 //!   one entry per value, in source order;
 //! - comments `C[..]`: each value is an [`Annotation`] of its node,
@@ -69,7 +69,11 @@
 //! board other than the standard one (`AE[a1:h8]` for an empty one), `PL`
 //! when that board is not standard, when White is to move, or when the
 //! first move is not by the side to move (a reader without `PL` takes the
-//! first move's colour). The game's comments follow (`C[..]`). Then one node per move `;B[f5];W[d6]…` (lowercase, ten
+//! first move's colour). `DT` is in SGF's form, ISO 8601 as far as the
+//! date goes (`2004`, `2004-05`, `2004-05-12`, from any form
+//! [`RecordDate`] reads; a time of day is left out and named as a loss),
+//! or as written when in no known form. The game's comments follow
+//! (`C[..]`). Then one node per move `;B[f5];W[d6]…` (lowercase, ten
 //! nodes per line), colours and passes from the one replay
 //! ([`GameRecord::plies`]): every pass is a node of its colour `B[PA]`
 //! (Edax's spelling, which Edax reads back; some readers take an empty
@@ -88,6 +92,7 @@
 //! [`Annotation`]: crate::record::Annotation
 //! [`GameRecord::plies`]: crate::GameRecord::plies
 
+use crate::date::RecordDate;
 use crate::formats::features::{Check, Feature, Features};
 use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::record::{AnnotationKind, ResultKind, ResultValue};
@@ -178,6 +183,17 @@ pub const INFO: FormatInfo = FormatInfo {
                 g.record.annotations.iter().any(
                     |a| matches!(&a.kind, AnnotationKind::Variation(text) if !is_variation(text)),
                 )
+            },
+        },
+        Check {
+            loss: "the time of day of dates",
+            applies: |g| {
+                g.record
+                    .tags
+                    .date
+                    .as_deref()
+                    .and_then(RecordDate::parse)
+                    .is_some_and(|d| d.time.is_some())
             },
         },
     ],

@@ -2,6 +2,9 @@
 //! one node per move and pass, each with its comments, and the
 //! variations as subtrees where they branch off.
 
+use std::borrow::Cow;
+
+use crate::date::RecordDate;
 use crate::formats::sgf::frame::new_game_head;
 use crate::game::{Move, Winner};
 use crate::record::{AnnotationKind, RecordedResult, ResultKind, ResultValue, Token};
@@ -106,51 +109,7 @@ pub fn write_game(game: &Game<'_>, out: &mut String) {
     out.push_str("(;FF[4]GM[2]SZ[8]CA[UTF-8]AP[kifu:");
     out.push_str(env!("CARGO_PKG_VERSION"));
     out.push_str("]\n");
-    let t = &record.tags;
-    let mut line = String::new();
-    for (id, value) in [
-        ("PB", &t.black),
-        ("PW", &t.white),
-        ("BR", &t.black_rating),
-        ("WR", &t.white_rating),
-        ("EV", &t.event),
-        ("RO", &t.round),
-        ("DT", &t.date),
-        ("PC", &t.site),
-    ] {
-        if let Some(value) = value {
-            line.push_str(id);
-            push_value(&mut line, value);
-        }
-    }
-    if let Some(result) = &record.result {
-        line.push_str("RE");
-        push_value(&mut line, &result_text(result));
-    }
-    if !line.is_empty() {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    line.clear();
-    let mut last: Option<String> = None;
-    for (name, value) in &t.extra {
-        let id = sgf_ident(name);
-        if id.is_empty() || STRUCTURAL.contains(&id.as_str()) {
-            last = None;
-            continue;
-        }
-        if last.as_deref() != Some(id.as_str()) {
-            line.push_str(&id);
-        }
-        push_value(&mut line, value);
-        last = Some(id);
-    }
-    if !line.is_empty() {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    let side = record.start.side_to_move();
-    let board = record.start.board();
+    push_tags(record, out);
     let mut turns = record.plies(game.report).peekable();
     // The first node's colour: the side to move, when the replay puts
     // its pass before the first move.
@@ -161,27 +120,7 @@ pub fn write_game(game: &Game<'_>, out: &mut String) {
             t.color
         }
     });
-    if *board != Board::START {
-        if board.black().is_empty() && board.white().is_empty() {
-            // `AE` edits the standard board: all of it, an empty board.
-            out.push_str("AE[a1:h8]");
-        }
-        for (id, discs) in [("AB", board.black()), ("AW", board.white())] {
-            if !discs.is_empty() {
-                out.push_str(id);
-                for sq in discs {
-                    push_value(out, &sq.to_string());
-                }
-            }
-        }
-    }
-    // Without `PL` a reader takes the first move's colour (or Black).
-    if *board != Board::START || first.is_some_and(|c| c != side) || side == Color::White {
-        out.push_str(match side {
-            Color::Black => "PL[B]\n",
-            Color::White => "PL[W]\n",
-        });
-    }
+    push_setup(record, first, out);
     let marks = Marks::of(record);
     if push_comments(out, marks.comments(0)) {
         out.push('\n');
@@ -237,6 +176,86 @@ pub fn write_game(game: &Game<'_>, out: &mut String) {
         out.push('\n');
     }
     out.push_str(")\n");
+}
+
+/// The root's tags, the result, then the extra tags, a line each.
+fn push_tags(record: &GameRecord, out: &mut String) {
+    let t = &record.tags;
+    let mut line = String::new();
+    for (id, value) in [
+        ("PB", &t.black),
+        ("PW", &t.white),
+        ("BR", &t.black_rating),
+        ("WR", &t.white_rating),
+        ("EV", &t.event),
+        ("RO", &t.round),
+        ("DT", &t.date),
+        ("PC", &t.site),
+    ] {
+        if let Some(value) = value {
+            line.push_str(id);
+            if id == "DT" {
+                push_value(&mut line, &date_text(value));
+            } else {
+                push_value(&mut line, value);
+            }
+        }
+    }
+    if let Some(result) = &record.result {
+        line.push_str("RE");
+        push_value(&mut line, &result_text(result));
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    line.clear();
+    let mut last: Option<String> = None;
+    for (name, value) in &t.extra {
+        let id = sgf_ident(name);
+        if id.is_empty() || STRUCTURAL.contains(&id.as_str()) {
+            last = None;
+            continue;
+        }
+        if last.as_deref() != Some(id.as_str()) {
+            line.push_str(&id);
+        }
+        push_value(&mut line, value);
+        last = Some(id);
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+/// `AB`/`AW` for a board other than the standard one, and `PL` where a
+/// reader could not tell the side to move: `first` is the first node's
+/// colour.
+fn push_setup(record: &GameRecord, first: Option<Color>, out: &mut String) {
+    let side = record.start.side_to_move();
+    let board = record.start.board();
+    if *board != Board::START {
+        if board.black().is_empty() && board.white().is_empty() {
+            // `AE` edits the standard board: all of it, an empty board.
+            out.push_str("AE[a1:h8]");
+        }
+        for (id, discs) in [("AB", board.black()), ("AW", board.white())] {
+            if !discs.is_empty() {
+                out.push_str(id);
+                for sq in discs {
+                    push_value(out, &sq.to_string());
+                }
+            }
+        }
+    }
+    // Without `PL` a reader takes the first move's colour (or Black).
+    if *board != Board::START || first.is_some_and(|c| c != side) || side == Color::White {
+        out.push_str(match side {
+            Color::Black => "PL[B]\n",
+            Color::White => "PL[W]\n",
+        });
+    }
 }
 
 /// The start of a move node of `color`.
@@ -388,6 +407,23 @@ fn value_end(bytes: &[u8], open: usize, new_game: &impl Fn(usize) -> bool) -> Op
             _ => {}
         }
         i += 1;
+    }
+}
+
+/// `DT` in SGF's form, ISO 8601 as far as the record goes (`2004`,
+/// `2004-05`, `2004-05-12`): the day the record names, without its time
+/// of day; a date in no form [`RecordDate`] reads stays as written.
+pub(super) fn date_text(date: &str) -> Cow<'_, str> {
+    match RecordDate::parse(date) {
+        Some(d) => Cow::Owned(
+            RecordDate {
+                time: None,
+                offset: None,
+                ..d
+            }
+            .to_string(),
+        ),
+        None => Cow::Borrowed(date),
     }
 }
 

@@ -6,7 +6,7 @@ use crate::formats::sgf::tests::{
     bare, colors, comment, one, read, tokens, variation, written, BROKEN, CASSIO, COLLECTION, EDAX,
 };
 use crate::formats::sgf::write::{
-    is_variation, push_value, result_text, sgf_ident, unreadable_value, STRUCTURAL,
+    date_text, is_variation, push_value, result_text, sgf_ident, unreadable_value, STRUCTURAL,
 };
 use crate::formats::sgf::{write_record, Reader};
 use crate::formats::Format;
@@ -224,6 +224,7 @@ fn losses_name_what_sgf_cannot_keep() {
     g.tags
         .extra
         .push(("TimeControl".to_owned(), "300".to_owned()));
+    g.tags.date = Some("2003.12.15_12:33:18.MST".to_owned());
     // Comments and SGF variations are kept; NAGs and variations in
     // another notation (PGN's) are not.
     g.annotations = vec![
@@ -247,10 +248,12 @@ fn losses_name_what_sgf_cannot_keep() {
             "raw disc counts of results",
             "the margin of a resigned or timed-out game",
             "tag names that are not SGF property names",
-            "variations not written in SGF"
+            "variations not written in SGF",
+            "the time of day of dates"
         ]
     );
     g.annotations.truncate(2);
+    g.tags.date = Some("2003.12.15".to_owned());
     g.tags.extra.clear();
     g.result = None;
     g.notes.clear();
@@ -330,6 +333,11 @@ fn kept(record: &GameRecord) -> GameRecord {
     k.annotations
         .sort_by_key(|a| (a.after, matches!(a.kind, AnnotationKind::Variation(_))));
     k.tags = record.tags.clone();
+    k.tags.date = record
+        .tags
+        .date
+        .as_deref()
+        .map(|d| date_text(d).into_owned());
     k.tags.extra = record
         .tags
         .extra
@@ -596,4 +604,46 @@ fn variations_that_sgf_can_write() {
     ] {
         assert!(!is_variation(text), "{text}");
     }
+}
+
+/// `DT` in SGF's form from every date form records use; a date in no
+/// known form as written. Reading keeps `DT` as written.
+#[test]
+fn dates_in_sgf_form() {
+    let cases = [
+        ("2024-01-02", "2024-01-02"),
+        ("2004", "2004"),
+        ("2004.05", "2004-05"),
+        ("2004.??.??", "2004"),
+        ("2004.05.??", "2004-05"),
+        ("2020.05.05", "2020-05-05"),
+        ("2004/5/7", "2004-05-07"),
+        ("15.12.2003", "2003-12-15"),
+        ("2003.12.15_12:33:18.MST", "2003-12-15"),
+        ("2003.12.31_20:00:00.MST", "2003-12-31"),
+        ("2022-01-17 12:52:30 GMT", "2022-01-17"),
+        ("947375357", "2000-01-08"),
+        ("1996-05-06,07", "1996-05-06,07"),
+        ("yesterday", "yesterday"),
+        ("????.??.??", "????.??.??"),
+    ];
+    for (date, dt) in cases {
+        let mut g = GameRecord::default();
+        g.tags.date = Some(date.to_owned());
+        let out = written(&g);
+        assert_eq!(out, format!("{}DT[{dt}]\n)\n", root()), "{date}");
+        assert_eq!(one(&out).tags.date.as_deref(), Some(dt), "{date}");
+        let timed = date.contains(':') || date == "947375357";
+        assert_eq!(
+            Format::Sgf.losses_of(&g),
+            if timed {
+                vec!["the time of day of dates"]
+            } else {
+                vec![]
+            },
+            "{date}"
+        );
+    }
+    let g = one("(;GM[2]DT[2020.05.05])");
+    assert_eq!(g.tags.date.as_deref(), Some("2020.05.05"));
 }
