@@ -31,8 +31,9 @@ use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, SamplingMode, Throughput};
-use kifu::batch::{self, Options, Tally};
+use kifu::batch::{self, Choice, Options, SliceReport, Tally};
 use kifu::formats::{wthor, Format, GameReader, TextWriter};
+use kifu::select::Selection;
 
 // The allocator of the kifu binary (src/main.rs), so that the pipeline
 // allocates here as it does in `kifu convert`.
@@ -69,13 +70,19 @@ fn to_csv(input: &Input, jobs: usize) -> (Vec<u8>, Tally) {
         .expect("writing to memory")
         .expect("CSV is text");
     let mut total = Tally::default();
+    let selection = Selection::default();
+    let choice = Choice {
+        selection: &selection,
+        unique: None,
+    };
     batch::convert(
         reader,
         input.source,
         Format::Csv,
         &mut writer,
         &options,
-        |slice| {
+        choice,
+        |slice: &SliceReport| {
             total.merge(&slice.tally);
             black_box(slice.losses.len());
         },

@@ -301,29 +301,45 @@ pub struct Findings {
     /// Where the game reached the filter's position, and what it played
     /// next there.
     pub hit: Option<Hit>,
+    /// Where the game reached the explored position, likewise.
+    pub explored: Option<Hit>,
 }
 
 /// The watcher of the one replay: the opening classifier and the position
 /// query, each only when asked for.
 struct Survey<'a> {
     query: Option<&'a PositionQuery>,
+    explore: Option<&'a PositionQuery>,
     classifier: Option<OpeningClassifier<'static>>,
     found: Findings,
 }
 
+/// Whether `position` is the query's (the first time it is), and the
+/// move played next there in the query's orientation.
+#[inline]
+fn look(
+    query: Option<&PositionQuery>,
+    hit: &mut Option<Hit>,
+    position: &Position,
+    next: Option<Move>,
+) {
+    let Some(query) = query else { return };
+    if hit.is_some() {
+        return;
+    }
+    if let Some(symmetry) = query.matches(position) {
+        let next = next.map(|mv| match mv {
+            Move::Play(square) => Move::Play(square.transform(symmetry)),
+            Move::Pass => Move::Pass,
+        });
+        *hit = Some(Hit { symmetry, next });
+    }
+}
+
 impl Survey<'_> {
     fn look(&mut self, position: &Position, next: Option<Move>) {
-        let Some(query) = self.query else { return };
-        if self.found.hit.is_some() {
-            return;
-        }
-        if let Some(symmetry) = query.matches(position) {
-            let next = next.map(|mv| match mv {
-                Move::Play(square) => Move::Play(square.transform(symmetry)),
-                Move::Pass => Move::Pass,
-            });
-            self.found.hit = Some(Hit { symmetry, next });
-        }
+        look(self.query, &mut self.found.hit, position, next);
+        look(self.explore, &mut self.found.explored, position, next);
     }
 }
 
@@ -362,13 +378,20 @@ pub struct Selection {
     pub filter: Filter,
     /// Name every game's opening (the `opening` column).
     pub openings: bool,
+    /// A position to explore: where each game reached it, and what it
+    /// played next ([`Findings::explored`]).
+    pub explore: Option<PositionQuery>,
 }
 
 impl Selection {
     /// Finds what `filter` needs, and openings when `openings`.
     #[must_use]
     pub fn new(filter: Filter, openings: bool) -> Selection {
-        Selection { filter, openings }
+        Selection {
+            filter,
+            openings,
+            explore: None,
+        }
     }
 
     /// Replays `record` once, finding its opening and where it reached
@@ -376,12 +399,13 @@ impl Selection {
     #[must_use]
     pub fn replay(&self, record: &GameRecord) -> (Report, Findings) {
         let classify = self.openings || self.filter.needs_opening();
-        if !classify && self.filter.position.is_none() {
+        if !classify && self.filter.position.is_none() && self.explore.is_none() {
             return (record.replay(), Findings::default());
         }
         let book = Openings::builtin();
         let mut survey = Survey {
             query: self.filter.position.as_ref(),
+            explore: self.explore.as_ref(),
             classifier: classify.then(|| book.classifier(&record.start)),
             found: Findings::default(),
         };

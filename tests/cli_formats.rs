@@ -123,11 +123,13 @@ fn man_writes_one_page_per_subcommand() {
         [
             "kifu-completions.1",
             "kifu-convert.1",
+            "kifu-explore.1",
             "kifu-formats.1",
             "kifu-man.1",
             "kifu-repair.1",
             "kifu-score.1",
             "kifu-show.1",
+            "kifu-stats.1",
             "kifu-validate.1",
             "kifu.1"
         ]

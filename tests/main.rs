@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod cli_convert;
+mod cli_database;
 mod cli_formats;
 mod cli_inputs;
 mod cli_repair;

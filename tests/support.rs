@@ -12,6 +12,15 @@ pub fn kifu() -> Command {
     cmd
 }
 
+/// A fresh, empty folder for one test: `kifu-NAME-PID` in the system's
+/// temporary folder.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kifu-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
 /// The shared corpus folder: `KIFU_CORPUS` or `../shared/corpus`.
 ///
 /// `None` (with a printed notice) when it is absent outside CI; in CI

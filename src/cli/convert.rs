@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use kifu::batch::{self, BatchError, Choice, Seen, SliceReport};
-use kifu::select::Selection;
 use kifu::formats::{Format, GameReader, GameWriter, TextWriter};
+use kifu::select::Selection;
 
 use super::archive::{self, WthorArgs};
 use super::io::{format_of_output, format_parser, InputArgs};
@@ -73,20 +73,28 @@ impl Job for Converting<'_> {
             selection: &self.selection,
             unique: self.unique.as_mut(),
         };
-        batch::convert(games, name, self.to, self.writer, &self.options, choice, |slice| {
-            let lines: Vec<String> = slice
-                .flagged
-                .iter()
-                .map(|flag| report::flagged(name, flag))
-                .chain(
-                    slice
-                        .refused
-                        .iter()
-                        .map(|(index, why)| report::refused(name, *index, why)),
-                )
-                .collect();
-            done(slice, &lines);
-        })
+        batch::convert(
+            games,
+            name,
+            self.to,
+            self.writer,
+            &self.options,
+            choice,
+            |slice| {
+                let lines: Vec<String> = slice
+                    .flagged
+                    .iter()
+                    .map(|flag| report::flagged(name, flag))
+                    .chain(
+                        slice
+                            .refused
+                            .iter()
+                            .map(|(index, why)| report::refused(name, *index, why)),
+                    )
+                    .collect();
+                done(slice, &lines);
+            },
+        )
     }
 }
 

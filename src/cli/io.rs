@@ -118,7 +118,7 @@ pub struct FilterArgs {
     /// Games that reach this position, under any of the 8 symmetries and
     /// any move order: moves from the start (`f5d6c3`) or a board of 64
     /// squares X, O, - and the side to move.
-    #[arg(long, value_name = "MOVES|BOARD")]
+    #[arg(long, value_name = "MOVES|BOARD", allow_hyphen_values = true)]
     pub position: Option<String>,
 }
 
@@ -145,7 +145,10 @@ impl FilterArgs {
     pub fn filter(&self) -> Result<Filter> {
         let mut b = Filter::builder();
         for (text, set) in [
-            (&self.player, FilterBuilder::player as fn(FilterBuilder, &str) -> FilterBuilder),
+            (
+                &self.player,
+                FilterBuilder::player as fn(FilterBuilder, &str) -> FilterBuilder,
+            ),
             (&self.black, FilterBuilder::black),
             (&self.white, FilterBuilder::white),
             (&self.event, FilterBuilder::event),

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod archive;
 mod convert;
 mod diagnostic;
+mod explore;
 mod formats;
 mod io;
 mod output;
@@ -16,6 +17,7 @@ mod report;
 mod run;
 mod score;
 mod show;
+mod stats;
 mod suggest;
 mod validate;
 
@@ -37,6 +39,8 @@ enum Command {
     Score(score::Args),
     Convert(convert::Args),
     Repair(repair::Args),
+    Explore(explore::Args),
+    Stats(stats::Args),
     Formats(formats::Args),
     /// Print a shell completion script.
     ///
@@ -175,6 +179,8 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Repair(args) => repair::run(args),
         Command::Completions { shell } => completions(shell),
+        Command::Explore(args) => explore::run(args),
+        Command::Stats(args) => stats::run(args),
         Command::Formats(args) => formats::run(args),
         Command::Man { dir } => man_page(dir.as_deref()),
     };

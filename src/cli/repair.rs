@@ -11,10 +11,9 @@ use kifu::formats::{text_format, Features, Format};
 use kifu::repair::{self, Options, Verdict};
 use kifu::table::Game;
 
-
 use super::io::{format_of_output, format_parser, InputArgs};
 use super::output::{self, AtomicFile, Output, Target};
-use super::run::{run_inputs, Part, Replay, Replayed, Totals};
+use super::run::{run_inputs, Out, Replay, Replayed, Totals};
 use super::{diagnostic, report, suggest, Outcome};
 
 /// Repair invalid games: find the smallest edits that make each record
@@ -239,13 +238,16 @@ fn repair_into(
     out.write_all(&header)?;
     let counts = Counts::default();
     let selection = inputs.selection(false)?;
+    let mut losses = std::collections::BTreeMap::new();
+    let mut written = 0;
     let job = &mut Replayed {
         options: inputs.options(),
         selection: &selection,
         unique: None,
-        work: |g: &Replay<'_>, slice: &mut Part| {
+        work: |g: &Replay<'_>| {
             let (name, game, report) = (g.source, g.record, g.report);
             let mut lost = Vec::new();
+            let mut notes = Vec::new();
             {
                 let fixed = report.error.as_ref().map(|error| {
                     let verdict = repair::repair(game, &options);
@@ -259,7 +261,7 @@ fn repair_into(
                             Counts::add(&counts.unrepairable)
                         }
                     }
-                    slice.notes.push(format!(
+                    notes.push(format!(
                         "kifu: {}: game {}: {note}",
                         diagnostic::location(name, &Flag::of(game, error)),
                         game.origin.index
@@ -276,18 +278,26 @@ fn repair_into(
                     Some(Some((record, report))) => Game::new(name, record, report),
                     _ => Game::new(name, game, report),
                 };
-                lost.clear();
                 to.losses(&row, Features::of(&row), &mut lost);
-                for what in &lost {
-                    *slice.report.losses.entry(what).or_default() += 1;
+                let mut bytes = Vec::new();
+                text.write(&row, &mut bytes);
+                Out {
+                    item: (bytes, lost),
+                    notes,
                 }
-                text.write(&row, &mut slice.bytes);
-                slice.report.written += 1;
             }
         },
-        sink: |bytes: &[u8]| out.write_all(bytes),
+        sink: |(bytes, lost): (Vec<u8>, Vec<&'static str>)| {
+            for what in lost {
+                *losses.entry(what).or_default() += 1;
+            }
+            written += 1;
+            out.write_all(&bytes)
+        },
     };
-    let totals = run_inputs(inputs, job)?;
+    let mut totals = run_inputs(inputs, job)?;
+    totals.losses = losses;
+    totals.written = written;
     Ok((totals, counts))
 }
 

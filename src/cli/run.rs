@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 use kifu::batch::{self, BatchError, Quirked, Seen, SliceReport, Tally};
-use kifu::select::{duplicate_key, Findings, Selection};
 use kifu::formats::GameReader;
+use kifu::select::{duplicate_key, Findings, Selection};
 use kifu::{GameRecord, Report, Status};
 
 use super::io::{self, InputArgs};
@@ -135,22 +135,8 @@ pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
     Ok(totals)
 }
 
-/// What a reporting command made of one slice of games.
-#[derive(Default)]
-pub struct Part {
-    /// Bytes for standard output (or the output file).
-    pub bytes: Vec<u8>,
-    /// Lines for standard error, in order.
-    pub notes: Vec<String>,
-    /// The slice's counts.
-    pub report: SliceReport,
-    /// Per kept game: its duplicate key, its status, and where its bytes
-    /// and notes end.
-    games: Vec<(Option<u128>, Status, usize, usize)>,
-}
-
-/// One game a reporting command works on: the record, its replay and what
-/// the replay found.
+/// One game a command works on: the record, its replay and what the
+/// replay found.
 pub struct Replay<'a> {
     /// The input's name.
     pub source: &'a str,
@@ -158,13 +144,21 @@ pub struct Replay<'a> {
     pub record: &'a GameRecord,
     /// Its replay.
     pub report: &'a Report,
-    /// Its opening and where it reached `--position`.
+    /// Its opening, and where it reached the positions asked for.
     pub found: &'a Findings,
 }
 
+/// What a command makes of each game it keeps, in the workers.
+pub struct Out<T> {
+    /// The command's own item.
+    pub item: T,
+    /// Lines for standard error.
+    pub notes: Vec<String>,
+}
+
 /// A job that replays each game in the workers, keeps those the filters
-/// choose, and turns each into output with `work`; `sink` takes the
-/// output in input order, duplicates left out under `--unique`.
+/// choose, and turns each into an item with `work`; `sink` takes the
+/// items in input order, duplicates left out under `--unique`.
 pub struct Replayed<'s, W, S> {
     /// Batch settings.
     pub options: batch::Options,
@@ -172,16 +166,23 @@ pub struct Replayed<'s, W, S> {
     pub selection: &'s Selection,
     /// The keys of the games kept so far, under `--unique`.
     pub unique: Option<Seen>,
-    /// From one kept game to its output (bytes and notes of the part).
+    /// From one kept game to its item and notes.
     pub work: W,
-    /// Takes each part's output, in order.
+    /// Takes each item, in order.
     pub sink: S,
 }
 
-impl<W, S> Job for Replayed<'_, W, S>
+/// The kept games of a slice, each with its key and status.
+struct Slice<T> {
+    games: Vec<(Option<u128>, Status, Out<T>)>,
+    report: SliceReport,
+}
+
+impl<T, W, S> Job for Replayed<'_, W, S>
 where
-    W: Fn(&Replay<'_>, &mut Part) + Sync,
-    S: FnMut(&[u8]) -> std::io::Result<()>,
+    T: Send,
+    W: Fn(&Replay<'_>) -> Out<T> + Sync,
+    S: FnMut(T) -> std::io::Result<()>,
 {
     fn input(
         &mut self,
@@ -197,36 +198,34 @@ where
         batch::run(
             games,
             &self.options,
-            |slice: Vec<GameRecord>| {
-                let mut part = Part::default();
-                for record in slice {
-                    part.report.read += 1;
-                    part.report.quirks.add(&record);
-                    part.report.last_byte = record.origin.byte;
+            |records: Vec<GameRecord>| {
+                let mut slice = Slice {
+                    games: Vec::with_capacity(records.len()),
+                    report: SliceReport::default(),
+                };
+                for record in records {
+                    slice.report.read += 1;
+                    slice.report.quirks.add(&record);
+                    slice.report.last_byte = record.origin.byte;
                     let (report, found) = selection.replay(&record);
                     if !selection.filter.accepts(&record, &report, &found) {
                         continue;
                     }
-                    let replay = Replay {
+                    let out = work(&Replay {
                         source: name,
                         record: &record,
                         report: &report,
                         found: &found,
-                    };
-                    work(&replay, &mut part);
+                    });
                     let key = unique.then(|| duplicate_key(&record));
-                    let ends = (part.bytes.len(), part.notes.len());
-                    part.games.push((key, report.status(), ends.0, ends.1));
+                    slice.games.push((key, report.status(), out));
                 }
-                part
+                slice
             },
-            |part: Part| {
-                let mut report = part.report;
-                let mut notes = Vec::with_capacity(part.notes.len());
-                let (mut byte, mut note) = (0, 0);
-                for &(key, status, bytes_end, notes_end) in &part.games {
-                    let (bytes, lines) = (byte..bytes_end, note..notes_end);
-                    (byte, note) = (bytes_end, notes_end);
+            |slice: Slice<T>| {
+                let mut report = slice.report;
+                let mut notes = Vec::new();
+                for (key, status, out) in slice.games {
                     if let (Some(seen), Some(key)) = (seen.as_mut(), key) {
                         if !seen.first(key) {
                             report.duplicates += 1;
@@ -234,8 +233,8 @@ where
                         }
                     }
                     report.tally.add(status);
-                    sink(&part.bytes[bytes])?;
-                    notes.extend_from_slice(&part.notes[lines]);
+                    notes.extend(out.notes);
+                    sink(out.item)?;
                 }
                 done(&report, &notes);
                 Ok(())

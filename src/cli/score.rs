@@ -3,15 +3,15 @@
 use std::io::{self, BufWriter, Write};
 
 use anyhow::Result;
+use kifu::batch::Seen;
 use kifu::formats::jsonl::GameJson;
 use kifu::formats::{text_format, Format};
 use kifu::table::Game;
-use kifu::batch::Seen;
 use kifu::Status;
 use unicode_width::UnicodeWidthChar;
 
 use super::io::InputArgs;
-use super::run::{run_inputs, Part, Replay, Replayed};
+use super::run::{run_inputs, Out, Replay, Replayed};
 use super::{report, Outcome};
 
 /// Print the final score of every game.
@@ -161,26 +161,29 @@ pub fn run(args: Args) -> Result<Outcome> {
         options: args.input.options(),
         selection: &selection,
         unique: args.unique.then(Seen::default),
-        work: |g: &Replay<'_>, slice: &mut Part| {
+        work: |g: &Replay<'_>| {
             let row = Game::new(g.source, g.record, g.report);
+            let mut bytes = Vec::new();
             match format {
                 ScoreFormat::Table => {
-                    slice
-                        .bytes
-                        .extend_from_slice(table_line(&row, source_width).as_bytes());
+                    bytes.extend_from_slice(table_line(&row, source_width).as_bytes());
                 }
-                ScoreFormat::Csv => csv.write(&row, &mut slice.bytes),
+                ScoreFormat::Csv => csv.write(&row, &mut bytes),
                 ScoreFormat::Json => {
                     let mut json = GameJson::from_row(&row);
                     json.plies.clear();
                     json.final_board.clear();
-                    if serde_json::to_writer(&mut slice.bytes, &json).is_ok() {
-                        slice.bytes.push(b'\n');
+                    if serde_json::to_writer(&mut bytes, &json).is_ok() {
+                        bytes.push(b'\n');
                     }
                 }
             }
+            Out {
+                item: bytes,
+                notes: Vec::new(),
+            }
         },
-        sink: |bytes: &[u8]| out.write_all(bytes),
+        sink: |bytes: Vec<u8>| out.write_all(&bytes),
     };
     let totals = run_inputs(&args.input, job)?;
     out.flush()?;

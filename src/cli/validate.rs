@@ -7,7 +7,7 @@ use kifu::{GameError, GameRecord, Report, Status};
 use serde::Serialize;
 
 use super::io::InputArgs;
-use super::run::{run_inputs, Part, Replay, Replayed};
+use super::run::{run_inputs, Out, Replay, Replayed};
 use super::{diagnostic, report, suggest, ColorWhen, Outcome};
 
 /// Replay every game and report the invalid ones with where and why.
@@ -140,28 +140,28 @@ pub fn run(args: Args) -> Result<Outcome> {
         options: args.input.options(),
         selection: &selection,
         unique: None,
-        work: |g: &Replay<'_>, slice: &mut Part| {
+        work: |g: &Replay<'_>| {
             let (name, record, report) = (g.source, g.record, g.report);
-            {
-                let text = match (report.status(), &report.error) {
-                    (Status::Incomplete, _) if strict => incomplete(name, record, report, json),
-                    (Status::Invalid, Some(error)) if json => {
-                        serde_json::to_string(&finding(name, record, error)).unwrap_or_default()
-                            + "\n"
+            let text = match (report.status(), &report.error) {
+                (Status::Incomplete, _) if strict => incomplete(name, record, report, json),
+                (Status::Invalid, Some(error)) if json => {
+                    serde_json::to_string(&finding(name, record, error)).unwrap_or_default() + "\n"
+                }
+                (Status::Invalid, Some(error)) => {
+                    let mut text = diagnostic::render(name, record, error, color);
+                    if let Some(n) = suggest {
+                        text.push_str(&suggest::suggestions(record, error, n));
                     }
-                    (Status::Invalid, Some(error)) => {
-                        let mut text = diagnostic::render(name, record, error, color);
-                        if let Some(n) = suggest {
-                            text.push_str(&suggest::suggestions(record, error, n));
-                        }
-                        text
-                    }
-                    _ => return,
-                };
-                slice.bytes.extend_from_slice(text.as_bytes());
+                    text
+                }
+                _ => String::new(),
+            };
+            Out {
+                item: text,
+                notes: Vec::new(),
             }
         },
-        sink: |bytes: &[u8]| out.write_all(bytes),
+        sink: |text: String| out.write_all(text.as_bytes()),
     };
     let totals = run_inputs(&args.input, job)?;
     let t = &totals.tally;

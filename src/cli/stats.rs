@@ -1,0 +1,332 @@
+//! `kifu stats`: results counted by year, player, event or opening.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use anyhow::Result;
+use kifu::batch::Seen;
+use kifu::select::{winner, year};
+use kifu::Winner;
+use unicode_width::UnicodeWidthStr;
+
+use super::io::InputArgs;
+use super::run::{run_inputs, Out, Replay, Replayed};
+use super::{report, Outcome};
+
+/// Count results by year, player, event or opening.
+///
+/// By year, event or opening: games, Black's wins, draws, White's wins,
+/// unfinished games and Black's average score in the complete ones. By
+/// player: each game counts for both players, from their own side: wins,
+/// draws, losses, unfinished, the score rate (wins and half the draws over
+/// the decided games) and the average disc difference in complete games.
+/// The filters choose the games first.
+///
+/// Examples:
+///   kifu stats WTH_*.wtb --by year
+///   kifu stats WTH_*.wtb --by player --format csv > players.csv
+///   kifu stats WTH_*.wtb --by opening --year 2000..2025
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// What to count by.
+    #[arg(long, value_enum)]
+    by: By,
+
+    /// An aligned table, CSV, or JSON Lines (one object per row).
+    #[arg(long, value_enum, default_value_t = Shape::Table)]
+    format: Shape,
+
+    /// Count each game once: leave out games whose moves repeat an
+    /// earlier game's, turned or mirrored or not.
+    #[arg(long)]
+    unique: bool,
+
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum By {
+    Year,
+    Player,
+    Event,
+    Opening,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Table,
+    Csv,
+    Json,
+}
+
+/// What one game brings.
+struct Counted {
+    keys: [Option<String>; 2],
+    winner: Option<Winner>,
+    /// Black's and White's scores, in a complete game.
+    scores: Option<(u8, u8)>,
+}
+
+/// The games of one key, from Black's view (year, event, opening).
+#[derive(Default, Clone, Copy)]
+struct GameRow {
+    games: u64,
+    black_wins: u64,
+    draws: u64,
+    white_wins: u64,
+    unfinished: u64,
+    complete: u64,
+    black_score_sum: u64,
+}
+
+/// The games of one player, from the player's side.
+#[derive(Default, Clone, Copy)]
+struct PlayerRow {
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    unfinished: u64,
+    complete: u64,
+    disc_diff_sum: i64,
+}
+
+fn mean(sum: f64, n: u64) -> Option<String> {
+    (n > 0).then(|| format!("{:.2}", sum / n as f64))
+}
+
+impl GameRow {
+    fn add(&mut self, c: &Counted) {
+        self.games += 1;
+        match c.winner {
+            Some(Winner::Black) => self.black_wins += 1,
+            Some(Winner::White) => self.white_wins += 1,
+            Some(Winner::Draw) => self.draws += 1,
+            None => self.unfinished += 1,
+        }
+        if let Some((black, _)) = c.scores {
+            self.complete += 1;
+            self.black_score_sum += u64::from(black);
+        }
+    }
+
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.games.to_string(),
+            self.black_wins.to_string(),
+            self.draws.to_string(),
+            self.white_wins.to_string(),
+            self.unfinished.to_string(),
+            mean(self.black_score_sum as f64, self.complete).unwrap_or_default(),
+        ]
+    }
+}
+
+impl PlayerRow {
+    /// Adds a game the player played with `side`'s discs.
+    fn add(&mut self, c: &Counted, black: bool) {
+        self.games += 1;
+        let own = if black { Winner::Black } else { Winner::White };
+        match c.winner {
+            Some(Winner::Draw) => self.draws += 1,
+            Some(w) if w == own => self.wins += 1,
+            Some(_) => self.losses += 1,
+            None => self.unfinished += 1,
+        }
+        if let Some((b, w)) = c.scores {
+            self.complete += 1;
+            let diff = i64::from(b) - i64::from(w);
+            self.disc_diff_sum += if black { diff } else { -diff };
+        }
+    }
+
+    fn cells(&self) -> Vec<String> {
+        let decided = self.wins + self.draws + self.losses;
+        let rate = (decided > 0).then(|| {
+            format!(
+                "{:.3}",
+                (self.wins as f64 + self.draws as f64 / 2.0) / decided as f64
+            )
+        });
+        vec![
+            self.games.to_string(),
+            self.wins.to_string(),
+            self.draws.to_string(),
+            self.losses.to_string(),
+            self.unfinished.to_string(),
+            rate.unwrap_or_default(),
+            mean(self.disc_diff_sum as f64, self.complete).unwrap_or_default(),
+        ]
+    }
+}
+
+/// The header of SPEC section 7 for `by`, exactly.
+fn header(by: By) -> Vec<&'static str> {
+    match by {
+        By::Player => vec![
+            "player",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "unfinished",
+            "score_rate",
+            "avg_disc_diff",
+        ],
+        By::Year | By::Event | By::Opening => {
+            let key = match by {
+                By::Year => "year",
+                By::Event => "event",
+                _ => "opening",
+            };
+            vec![
+                key,
+                "games",
+                "black_wins",
+                "draws",
+                "white_wins",
+                "unfinished",
+                "avg_black_score",
+            ]
+        }
+    }
+}
+
+/// A JSON string.
+fn json(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
+}
+
+/// Quotes a CSV field when it must be.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let by = args.by;
+    let selection = args.input.selection(by == By::Opening)?;
+    let mut games: HashMap<String, GameRow> = HashMap::new();
+    let mut players: HashMap<String, PlayerRow> = HashMap::new();
+    let job = &mut Replayed {
+        options: args.input.options(),
+        selection: &selection,
+        unique: args.unique.then(Seen::default),
+        work: |g: &Replay<'_>| {
+            let tags = &g.record.tags;
+            let keys = match by {
+                By::Year => [year(g.record).map(|y| y.to_string()), None],
+                By::Event => [tags.event.clone(), None],
+                By::Opening => [g.found.opening.map(|o| o.name().to_owned()), None],
+                By::Player => [tags.black.clone(), tags.white.clone()],
+            };
+            Out {
+                item: Counted {
+                    keys,
+                    winner: winner(g.record, g.report),
+                    scores: g
+                        .report
+                        .final_score()
+                        .map(|s| (s.black_score, s.white_score)),
+                },
+                notes: Vec::new(),
+            }
+        },
+        sink: |c: Counted| {
+            match by {
+                By::Player => {
+                    for (i, key) in c.keys.iter().enumerate() {
+                        let key = key.clone().unwrap_or_default();
+                        players.entry(key).or_default().add(&c, i == 0);
+                    }
+                }
+                _ => {
+                    let key = c.keys[0].clone().unwrap_or_default();
+                    games.entry(key).or_default().add(&c);
+                }
+            }
+            Ok(())
+        },
+    };
+    let totals = run_inputs(&args.input, job)?;
+    let mut rows: Vec<(String, Vec<String>, u64)> = match by {
+        By::Player => players
+            .into_iter()
+            .map(|(k, r)| (k, r.cells(), r.games))
+            .collect(),
+        _ => games
+            .into_iter()
+            .map(|(k, r)| (k, r.cells(), r.games))
+            .collect(),
+    };
+    if by == By::Year {
+        // By year, oldest first; games without a year last.
+        rows.sort_by(|a, b| (a.0.is_empty(), &a.0).cmp(&(b.0.is_empty(), &b.0)));
+    } else {
+        rows.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+    }
+    let header = header(by);
+    let mut out = io::stdout().lock();
+    match args.format {
+        Shape::Csv => {
+            writeln!(out, "{}", header.join(","))?;
+            for (key, cells, _) in &rows {
+                writeln!(out, "{},{}", csv_field(key), cells.join(","))?;
+            }
+        }
+        Shape::Json => {
+            // Fields in the CSV header's order; numbers as numbers, an
+            // empty average as null.
+            for (key, cells, _) in &rows {
+                let mut line = format!("{{{}:{}", json(header[0]), json(key));
+                for (name, cell) in header[1..].iter().zip(cells) {
+                    let value = if cell.is_empty() { "null" } else { cell };
+                    line.push_str(&format!(",{}:{value}", json(name)));
+                }
+                writeln!(out, "{line}}}")?;
+            }
+        }
+        Shape::Table => {
+            let width = rows
+                .iter()
+                .map(|(k, _, _)| k.width())
+                .chain([header[0].len(), 1])
+                .max()
+                .unwrap_or(1)
+                .min(40);
+            let cut = |text: &str| -> String {
+                let mut s = String::new();
+                for c in text.chars() {
+                    if (s.clone() + &c.to_string()).width() > width {
+                        break;
+                    }
+                    s.push(c);
+                }
+                let pad = width - s.width();
+                s + &" ".repeat(pad)
+            };
+            let mut line = cut(header[0]);
+            for name in &header[1..] {
+                line.push_str(&format!("  {name:>10}"));
+            }
+            writeln!(out, "{}", line.trim_end())?;
+            for (key, cells, _) in &rows {
+                let shown = if key.is_empty() { "-" } else { key };
+                let mut line = cut(shown);
+                for cell in cells {
+                    let cell = if cell.is_empty() { "-" } else { cell };
+                    line.push_str(&format!("  {cell:>10}"));
+                }
+                writeln!(out, "{line}")?;
+            }
+        }
+    }
+    out.flush()?;
+    eprintln!("kifu: {}", report::tally_line(&totals));
+    Ok(totals.outcome())
+}
