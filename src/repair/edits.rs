@@ -259,6 +259,18 @@ pub(super) struct Tok {
     pub(super) mark: Option<Mark>,
 }
 
+impl Tok {
+    /// What the move is, for telling edits that cancel out: the token,
+    /// not its colour (an inserted move has none), and for text that is
+    /// not a move, which text.
+    fn key(&self) -> (Token, Option<usize>) {
+        match self.mv.token {
+            Token::Unreadable => (Token::Unreadable, self.orig),
+            token => (token, None),
+        }
+    }
+}
+
 /// One edit as the search makes it, at a token of a [`Draft`].
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Kind {
@@ -281,6 +293,8 @@ pub(super) struct Draft {
     pub(super) lo: usize,
     /// Original tokens deleted, with the index in `toks` they stood before.
     pub(super) deleted: Vec<(usize, usize)>,
+    /// The whole-record symmetry among the edits (`Identity` if none).
+    turn: Symmetry,
 }
 
 impl Draft {
@@ -301,7 +315,61 @@ impl Draft {
             edits: Vec::new(),
             lo: 0,
             deleted: Vec::new(),
+            turn: Symmetry::Identity,
         }
+    }
+
+    /// Whether one more edit, `head` in place of the tokens `at..resume`,
+    /// would leave moves that differ from the record's by fewer edits than
+    /// the draft would then make: edits that cancel out, such as a move
+    /// deleted and the same move inserted where it stood, a move inserted
+    /// before the same move as written and that one deleted, or a move
+    /// deleted and the next one changed into it. Such a candidate is no
+    /// repair: it plays further than the record only because the inserted
+    /// or changed move lost the colour the record wrote.
+    pub(super) fn cancels_out(
+        &self,
+        record: &GameRecord,
+        at: usize,
+        head: &[Tok],
+        resume: usize,
+    ) -> bool {
+        // A whole-record edit changes every move and never cancels out;
+        // the reference is the record under it.
+        let edits = 1 + self.edits.iter().filter(|e| e.number().is_some()).count();
+        if edits < 2 {
+            // One edit alone changes something: the search makes no
+            // substitution by the same square and no transposition of
+            // equal moves.
+            return false;
+        }
+        let turn = self.turn;
+        let written: Vec<_> = record
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let token = match m.token {
+                    Token::Move(Move::Play(sq)) => Token::Move(Move::Play(sq.transform(turn))),
+                    other => other,
+                };
+                Tok {
+                    mv: RecordedMove { token, ..*m },
+                    orig: Some(i),
+                    mark: None,
+                }
+                .key()
+            })
+            .collect();
+        let before = self.toks.get(..at).unwrap_or(&self.toks);
+        let after = self.toks.get(resume..).unwrap_or(&[]);
+        let edited: Vec<_> = before
+            .iter()
+            .chain(head)
+            .chain(after)
+            .map(Tok::key)
+            .collect();
+        osa_distance(&written, &edited) < edits
     }
 
     /// This draft with one more edit, `kind` at token `at` (`record` is
@@ -310,6 +378,7 @@ impl Draft {
         let mut toks = self.toks.clone();
         let mut start = self.start;
         let mut deleted = self.deleted.clone();
+        let mut turn = self.turn;
         let written = |i: usize| -> String {
             match self.toks.get(i).map(|t| (t.mv.token, t.orig)) {
                 Some((Token::Move(mv), _)) => mv.to_string(),
@@ -398,6 +467,7 @@ impl Draft {
                         t.mv.token = Token::Move(Move::Play(sq.transform(s)));
                     }
                 }
+                turn = s;
                 (Edit::Transform(s), 0)
             }
             Kind::SwapStart => {
@@ -413,6 +483,7 @@ impl Draft {
             edits,
             lo,
             deleted,
+            turn,
         }
     }
 
@@ -469,4 +540,33 @@ impl Draft {
         }
         out
     }
+}
+
+/// The optimal string alignment distance: the fewest deletions,
+/// insertions, substitutions and transpositions of neighbours that turn
+/// `a` into `b`, no token edited twice (the edits of the search).
+pub(super) fn osa_distance<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    let width = b.len() + 1;
+    // d[i * width + j]: the distance between a[..i] and b[..j]; every
+    // index below stays inside the (a.len() + 1) × width table.
+    let mut d = vec![0; (a.len() + 1) * width];
+    for (i, row) in d.chunks_mut(width).enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d.iter_mut().take(width).enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let same = a[i - 1] == b[j - 1];
+            let mut best = (d[(i - 1) * width + j] + 1)
+                .min(d[i * width + j - 1] + 1)
+                .min(d[(i - 1) * width + j - 1] + usize::from(!same));
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * width + j - 2] + 1);
+            }
+            d[i * width + j] = best;
+        }
+    }
+    d[a.len() * width + b.len()]
 }

@@ -31,9 +31,12 @@
 //! notes how far it gets. It also replays the whole record under each of
 //! the seven other symmetries of the board and from the start with the
 //! disc colours swapped. Only candidates that get further than the record
-//! itself are kept. When no single edit plays the record to its end, the
-//! candidates that got furthest (a beam of [`Options::beam`]) are searched
-//! again after their edit, up to [`Options::max_edits`] edits.
+//! itself are kept, and never one whose edits cancel out (a move deleted
+//! and the same move inserted where it stood, or any edits whose moves
+//! differ from the record's by fewer edits than they make). When no single
+//! edit plays the record to its end, the candidates that got furthest (a
+//! beam of [`Options::beam`]) are searched again after their edit, up to
+//! [`Options::max_edits`] edits.
 //!
 //! # The ranking
 //!

@@ -149,6 +149,11 @@ impl Search<'_> {
             if progress <= base_progress {
                 return;
             }
+            // Only a move's colour can make such a candidate play further
+            // (an inserted move has none): it is no repair.
+            if draft.cancels_out(self.record, at, head, resume) {
+                return;
+            }
             let finish = (played == rest.len()).then(|| replay.finish());
             let cost = base.cost + cost;
             let distance = base.distance + fail.saturating_sub(at);

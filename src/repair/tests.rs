@@ -3,12 +3,13 @@
 
 use crate::game::{Move, Status};
 use crate::record::{MoveNote, RecordedMove, Token};
+use crate::repair::edits::osa_distance;
 use crate::repair::search::{next_moves, squares};
 use crate::repair::{
-    is_unique, repair, suggest, Edit, Mark, Options, Rank, Suggestion, Typo, Verdict,
+    is_unique, repair, suggest, suggest_with, Edit, Mark, Options, Rank, Suggestion, Typo, Verdict,
 };
-use crate::testkit::{transcript, Rng};
-use crate::{GameRecord, Position, Square, Symmetry};
+use crate::testkit::{random_moves, transcript, Play, Rng};
+use crate::{Color, GameRecord, Position, Square, Symmetry};
 
 fn sq(name: &str) -> Square {
     name.parse().expect("a square")
@@ -68,6 +69,52 @@ fn squares_of(record: &GameRecord) -> Vec<Square> {
 
 fn edits(s: &Suggestion) -> Vec<String> {
     s.edits.iter().map(ToString::to_string).collect()
+}
+
+/// Why the edits of `s`, a suggestion for `record`, cancel out, if they
+/// do: the moves as written, an edit that changes nothing, or two edits
+/// that put a move back where one took it (or do what one edit does).
+fn cancelling(record: &GameRecord, s: &Suggestion) -> Option<String> {
+    let tokens = |r: &GameRecord| r.moves.iter().map(|m| m.token).collect::<Vec<_>>();
+    if s.record.start == record.start && tokens(&s.record) == tokens(record) {
+        return Some(format!("the moves as written: {}", edits(s).join("; ")));
+    }
+    for e in &s.edits {
+        let nothing = match e {
+            Edit::Substitute {
+                written, square, ..
+            } => *written == square.to_string(),
+            Edit::Transpose { first, second, .. } => first == second,
+            _ => false,
+        };
+        if nothing {
+            return Some(e.to_string());
+        }
+    }
+    for a in &s.edits {
+        let Edit::Delete {
+            number: n, written, ..
+        } = a
+        else {
+            continue;
+        };
+        for b in &s.edits {
+            let undone = match b {
+                // Where the deleted move stood: put back, or replaced
+                // (a substitution in two edits).
+                Edit::Insert { number: m, .. } => *m == *n || *m == n + 1,
+                // A neighbour changed into the deleted move.
+                Edit::Substitute {
+                    number: m, square, ..
+                } => *written == square.to_string() && (*m == n + 1 || *m + 1 == *n),
+                _ => false,
+            };
+            if undone {
+                return Some(format!("{a}; {b}"));
+            }
+        }
+    }
+    None
 }
 
 /// The kinds of slip the experiment makes.
@@ -213,6 +260,7 @@ fn experiment(originals: &[Vec<Square>], rng: &mut Rng) -> Vec<(Slip, Tally)> {
                 }
                 let found = suggest(&bad, 3);
                 for s in &found {
+                    assert_eq!(cancelling(&bad, s), None);
                     // What a suggestion claims is what its record does.
                     let report = s.record.replay();
                     assert_eq!(report.error.is_none(), s.reaches_end, "{:?}", s.edits);
@@ -715,6 +763,134 @@ fn generated_errors_are_repaired_to_the_original() {
         assert!(rate >= floor, "{kind:?}: {rate:.1}% < {floor}%");
         assert_eq!(t.wrong, 0, "{kind:?}: a wrong game ranked first alone");
     }
+}
+
+/// The issue: `f5 d6 C3 d3` read with case as colours makes f5 White's
+/// move, out of turn; the search offered "f5 deleted; f5 inserted", which
+/// only drops the colour. However the line is read, no suggestion's edits
+/// cancel out.
+#[test]
+fn a_move_out_of_turn_is_not_put_back_where_it_was() {
+    let mut coloured = transcript("f5d6c3d3");
+    for (m, c) in
+        coloured
+            .moves
+            .iter_mut()
+            .zip([Color::White, Color::White, Color::Black, Color::White])
+    {
+        m.color = Some(c);
+    }
+    assert_eq!(
+        coloured.replay().error.map(|e| e.to_string()).as_deref(),
+        Some("move 1 (white) f5: out of turn: Black has moves")
+    );
+    for record in [coloured, transcript("f5 d6 C3 d3")] {
+        for s in suggest(&record, 20) {
+            assert_eq!(cancelling(&record, &s), None, "{}", record.move_string());
+            assert!(!s.reaches_end, "{:?}", edits(&s));
+        }
+        assert!(
+            matches!(
+                repair(&record, &Options::default()),
+                Verdict::Valid | Verdict::Unrepairable(_)
+            ),
+            "{}",
+            record.move_string()
+        );
+    }
+}
+
+/// Random games with every colour written, one of them wrong: no
+/// suggestion's edits cancel out, with up to three edits.
+#[test]
+fn a_wrong_colour_is_never_mended_by_edits_that_cancel_out() {
+    let mut rng = Rng::new(5);
+    let three = Options {
+        max_edits: 3,
+        ..Options::default()
+    };
+    let mut checked = 0;
+    while checked < 150 {
+        let play = Play {
+            stop: 3,
+            written_passes: 50,
+            ..Play::WHOLE
+        };
+        let (start, moves) = random_moves(&mut rng, play);
+        if moves.is_empty() {
+            continue;
+        }
+        let mut bad = GameRecord::new(start);
+        bad.moves = moves
+            .iter()
+            .map(|&(mv, color)| RecordedMove {
+                token: Token::Move(mv),
+                color: Some(color),
+            })
+            .collect();
+        let k = rng.below(bad.moves.len());
+        bad.moves[k].color = bad.moves[k].color.map(Color::opponent);
+        if bad.replay().error.is_none() {
+            continue;
+        }
+        checked += 1;
+        for s in suggest_with(&bad, 10, &three) {
+            assert_eq!(cancelling(&bad, &s), None, "{}", bad.move_string());
+        }
+    }
+}
+
+#[test]
+fn the_typos_fixture_keeps_its_repairs() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/repair/typos.txt");
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    let mut tops = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let record = transcript(line);
+        let found = suggest(&record, 10);
+        for s in &found {
+            assert_eq!(cancelling(&record, s), None, "{line}");
+        }
+        tops.push(
+            found
+                .first()
+                .map(|s| (edits(s).join("; "), s.reaches_end, is_unique(&found))),
+        );
+    }
+    let top = |e: &str, reaches, unique| Some((e.to_string(), reaches, unique));
+    assert_eq!(
+        tops,
+        [
+            None,
+            top("move 23: d8 -> e7 (neighbouring square)", true, true),
+            top(
+                "whole record: mirrored top to bottom (rows counted from the bottom)",
+                true,
+                true
+            ),
+            top("moves 21 and 22: c7 b1 -> b1 c7 (transposed)", true, true),
+            top("move 34: d8 inserted (missing move)", true, true),
+            top("move 2: e7 -> d6 (neighbouring square)", true, false),
+            top("move 2: a1 deleted (extra move)", false, true),
+        ]
+    );
+}
+
+#[test]
+fn edit_distances_count_the_edits_of_the_search() {
+    let d = |a: &str, b: &str| osa_distance(a.as_bytes(), b.as_bytes());
+    assert_eq!(d("abcd", "abcd"), 0);
+    assert_eq!(d("abcd", "abxd"), 1);
+    assert_eq!(d("abcd", "acbd"), 1);
+    assert_eq!(d("abcd", "abd"), 1);
+    assert_eq!(d("abcd", "axbcd"), 1);
+    assert_eq!(d("abcd", "bcd"), 1);
+    assert_eq!(d("abcd", "xbcd"), 1);
+    assert_eq!(d("abcd", "badc"), 2);
+    assert_eq!(d("", "ab"), 2);
+    assert_eq!(d("ab", ""), 2);
+    // No token edited twice: "ca" -> "ac" -> "abc" would be two.
+    assert_eq!(d("ca", "abc"), 3);
 }
 
 #[test]
