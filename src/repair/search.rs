@@ -335,12 +335,14 @@ impl Search<'_> {
             .enumerate()
             .filter_map(|(i, t)| t.mark.map(|m| (i, m)))
             .collect();
-        let mut deleted: Vec<(usize, String)> = base
-            .deleted
-            .iter()
-            .map(|&(at, o)| (at, self.record.token_text(o)))
+        // In record order: two moves deleted at one place are shown in
+        // the order they were written, not by their text.
+        let mut order = base.deleted.clone();
+        order.sort_unstable();
+        let deleted = order
+            .into_iter()
+            .map(|(at, o)| (at, self.record.token_text(o)))
             .collect();
-        deleted.sort();
         let reaches_end = hyp.progress >= self.total;
         let status = match (&hyp.finish, reaches_end) {
             (Some(f), true) => f.status,

@@ -603,6 +603,19 @@ fn marks_point_at_the_edited_moves() {
     assert_eq!(found[0].marks, [(33, Mark::Inserted)]);
     assert_eq!(found[0].record.span(33).unwrap().len, 0);
     assert_eq!(found[0].record.span(33).unwrap().column, 67);
+    // Two moves deleted at one place, in the order they were written.
+    let found = suggest(&transcript("f5 h8 a1 d6"), 1);
+    assert_eq!(
+        edits(&found[0]),
+        [
+            "move 2: h8 deleted (extra move)",
+            "move 3: a1 deleted (extra move)"
+        ]
+    );
+    assert_eq!(
+        found[0].deleted,
+        [(1, "h8".to_string()), (1, "a1".to_string())]
+    );
 }
 
 #[test]
