@@ -33,10 +33,20 @@ struct Columns {
     extra: Vec<(usize, String)>,
 }
 
+/// An error about the header, which is the first line.
+fn header_error(message: String) -> ParseError {
+    ParseError::at(Span::new(0, 1, 1, 1), message)
+}
+
 /// The moves column of a header: the one `named`, else the one whose name
 /// ranks best in [`MOVE_COLUMNS`]. The error says why there is none.
-fn moves_column(header: &[&str], named: Option<&str>) -> Result<usize, String> {
-    let listed = || header.join(", ");
+fn moves_column(header: &[&str], named: Option<&str>) -> Result<usize, ParseError> {
+    let listed = |columns: &mut dyn Iterator<Item = usize>| {
+        columns
+            .map(|i| header[i].trim())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     if let Some(name) = named {
         let name = name.trim();
         let exact: Vec<usize> = (0..header.len())
@@ -45,49 +55,46 @@ fn moves_column(header: &[&str], named: Option<&str>) -> Result<usize, String> {
         let alike: Vec<usize> = (0..header.len())
             .filter(|&i| header[i].trim().eq_ignore_ascii_case(name))
             .collect();
-        return match (&exact[..], &alike[..]) {
-            ([one], _) | ([], [one]) => Ok(*one),
-            (_, []) => Err(format!(
+        let message = match (&exact[..], &alike[..]) {
+            ([one], _) | ([], [one]) => return Ok(*one),
+            (_, []) => format!(
                 "no column named {name:?} in the CSV header (its columns: {})",
-                listed()
-            )),
-            _ => Err(format!(
+                listed(&mut (0..header.len()))
+            ),
+            _ => format!(
                 "several columns are named {name:?} (ignoring case): {}",
-                alike
-                    .iter()
-                    .map(|&i| header[i].trim())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+                listed(&mut alike.iter().copied())
+            ),
         };
+        return Err(header_error(message));
     }
     let ranks: Vec<Option<usize>> = header.iter().map(|h| move_rank(h)).collect();
     let Some(best) = ranks.iter().flatten().min().copied() else {
-        return Err(format!(
+        return Err(header_error(format!(
             "no moves column in the CSV header (its columns: {}): expected one named {}, \
              or name it with --moves-column",
-            listed(),
+            listed(&mut (0..header.len())),
             MOVE_COLUMNS.join(", ")
-        ));
+        )));
     };
     let candidates: Vec<usize> = (0..header.len())
         .filter(|&i| ranks[i] == Some(best))
         .collect();
     match candidates[..] {
         [one] => Ok(one),
-        _ => Err(format!(
+        _ => Err(header_error(format!(
             "several columns could hold the moves: {}: name one with --moves-column",
-            candidates
-                .iter()
-                .map(|&i| header[i].trim())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+            listed(&mut candidates.iter().copied())
+        ))),
     }
 }
 
 impl Columns {
-    fn from_header(header: &[&str], named: Option<&str>, delimiter: u8) -> Result<Columns, String> {
+    fn from_header(
+        header: &[&str],
+        named: Option<&str>,
+        delimiter: u8,
+    ) -> Result<Columns, ParseError> {
         let moves = moves_column(header, named)?;
         let find = |names: &[&str]| {
             header.iter().enumerate().position(|(i, h)| {
@@ -193,7 +200,7 @@ impl<R: Read> Reader<R> {
             .map(|h| h.trim_start_matches('\u{feff}'))
             .collect();
         let columns = Columns::from_header(&names, self.options.moves_column.as_deref(), delimiter)
-            .map_err(|message| ReadError::Syntax(ParseError::at(Span::new(0, 1, 1, 1), message)))?;
+            .map_err(ReadError::Syntax)?;
         Ok(Some((rows, columns)))
     }
 }
