@@ -1,8 +1,12 @@
 //! One summary row per game: the CSV table of SPEC section 4, shared by
 //! the CSV and JSON Lines writers and by `kifu score`.
 
-use crate::record::{GameRecord, Report};
-use crate::{Status, Winner};
+use std::borrow::Cow;
+
+use crate::date::RecordDate;
+use crate::game::Move;
+use crate::record::{GameRecord, OtherBoard, Report, Token};
+use crate::{Position, Status, Winner};
 
 /// A column of the game table: SPEC section 4's, in its order, then the
 /// ones kifu adds at the end. This list is the one place the table's
@@ -16,13 +20,16 @@ pub enum Column {
     Index,
     /// Tournament or event.
     Event,
-    /// Date as recorded.
+    /// The date in ISO 8601 (`2004`, `2004-05-12`,
+    /// `2003-12-15T19:33:18Z`), or as recorded when it is in no known form.
     Date,
     /// Black's name.
     BlackPlayer,
     /// White's name.
     WhitePlayer,
-    /// Every move as recorded, lowercase, concatenated, passes left out.
+    /// Every move as recorded, lowercase, concatenated: passes left out of
+    /// a valid game, written `pass` in an invalid one (see
+    /// [`Game::moves`]).
     Moves,
     /// Discs placed.
     MoveCount,
@@ -52,9 +59,12 @@ pub enum Column {
     TheoreticalBlackScore,
     /// The result as the record states it (`34-30`, `+2`, `1-0 (resigned)`).
     RecordedResult,
-    /// A non-standard start: 64 squares `X`/`O`/`-`, a space, `X` or `O`.
+    /// A non-standard start: 64 squares `X`/`O`/`-`, a space, `X` or `O`;
+    /// on another board, its size and the source's start text
+    /// (`4x4 ---- -O*- -*O- ---- *`).
     Start,
-    /// Every other tag, as a JSON array of `[name, value]` pairs.
+    /// Every other tag, as a JSON array of `[name, value]` pairs (see
+    /// [`Game::tags`]).
     Tags,
 }
 
@@ -209,10 +219,14 @@ impl Column {
             Column::Source => Value::Str(game.source),
             Column::Index => Value::Int(record.origin.index),
             Column::Event => text(&record.tags.event),
-            Column::Date => text(&record.tags.date),
+            Column::Date => match game.date() {
+                Some(Cow::Borrowed(date)) => Value::Str(date),
+                Some(Cow::Owned(date)) => Value::Text(date),
+                None => Value::Null,
+            },
             Column::BlackPlayer => text(&record.tags.black),
             Column::WhitePlayer => text(&record.tags.white),
-            Column::Moves => Value::Text(record.move_string()),
+            Column::Moves => Value::Text(game.moves()),
             Column::MoveCount => Value::Int(u64::from(finish.placed)),
             Column::Passes => Value::Int(u64::from(finish.passes)),
             Column::BlackDiscs => Value::Int(u64::from(finish.score.black_discs)),
@@ -245,6 +259,46 @@ impl Column {
 /// Names under which the `tags` column keeps the tag fields that have no
 /// column of their own.
 pub const TAG_NAMES: [&str; 4] = ["site", "round", "black_rating", "white_rating"];
+
+/// The name under which the table keeps a date as the record wrote it,
+/// when the `date` column gives it in another form (a pair of the `tags`
+/// column, a field of JSON Lines).
+pub const RECORDED_DATE: &str = "recorded_date";
+
+/// How an invalid game's `moves` column writes an explicit pass: a
+/// spelling the transcript reader takes for a pass inside a concatenated
+/// line (`f5passd6`), one token per pass (`--` would merge two).
+pub const PASS_IN_MOVES: &str = "pass";
+
+/// What a table's `start` column holds: see [`Column::Start`].
+#[derive(Clone, PartialEq, Debug)]
+pub enum Start {
+    /// A position of the 8×8 board.
+    Position(Position),
+    /// Another board.
+    Other(OtherBoard),
+}
+
+impl Start {
+    /// Reads a `start` column: `NxN` and the start text of another board,
+    /// else a board and side to move (`None` when it is neither).
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Start> {
+        let text = text.trim();
+        let (size, rest) = text.split_once(' ').unwrap_or((text, ""));
+        if let Some((a, b)) = size.split_once(['x', 'X']) {
+            if let (Ok(a), Ok(b)) = (a.parse::<u8>(), b.parse::<u8>()) {
+                return (a == b).then(|| {
+                    Start::Other(OtherBoard {
+                        size: a,
+                        start: rest.trim_start().to_owned(),
+                    })
+                });
+            }
+        }
+        text.parse().ok().map(Start::Position)
+    }
+}
 
 /// The summary of one replayed game.
 #[derive(Clone, Debug, PartialEq)]
@@ -322,17 +376,83 @@ impl<'a> Game<'a> {
     }
 
     /// The start as a board string (`X`/`O`/`-`, a space, `X` or `O`),
-    /// only when it is not the standard one.
+    /// only when it is not the standard one; on another board, its size
+    /// and the start as its source wrote it (`4x4 ---- -O*- -*O- ---- *`),
+    /// which [`Start::parse`] reads back.
     #[must_use]
     pub fn start(&self) -> Option<String> {
+        if let Some(board) = &self.record.other_board {
+            return Some(format!("{0}x{0} {1}", board.size, board.start));
+        }
         if self.record.has_standard_start() {
             return None;
         }
         Some(self.record.start.to_string())
     }
 
+    /// The moves column: every token as recorded, lowercase and
+    /// concatenated. A valid game leaves its passes out (SPEC section 4);
+    /// an invalid one writes each explicit pass as [`PASS_IN_MOVES`], so
+    /// that `error_move` counts into the column and the column read again
+    /// gives the same error.
+    #[must_use]
+    pub fn moves(&self) -> String {
+        let record = self.record;
+        if self.report.error.is_none() {
+            return record.move_string();
+        }
+        let mut out = String::with_capacity(record.moves.len() * 2 + 8);
+        for (i, m) in record.moves.iter().enumerate() {
+            match m.token {
+                Token::Move(Move::Play(sq)) => {
+                    let [a, b] = sq.to_ascii();
+                    out.push(a as char);
+                    out.push(b as char);
+                }
+                Token::Move(Move::Pass) => out.push_str(PASS_IN_MOVES),
+                Token::Unreadable => out.push_str(&record.token_text(i)),
+            }
+        }
+        out
+    }
+
+    /// The date in ISO 8601 (`2004`, `2004-05-12`,
+    /// `2003-12-15T19:33:18Z`), or as recorded when it is in no known
+    /// form; borrowed when that is the text as recorded.
+    #[must_use]
+    pub fn date(&self) -> Option<Cow<'a, str>> {
+        let date = self.record.tags.date.as_deref()?;
+        // A bare year, WTHOR's only date, is its own ISO form.
+        if date.len() == 4 && date.bytes().all(|b| b.is_ascii_digit()) {
+            return Some(Cow::Borrowed(date));
+        }
+        Some(match RecordDate::parse(date) {
+            Some(parsed) => {
+                let iso = parsed.to_string();
+                if iso == date {
+                    Cow::Borrowed(date)
+                } else {
+                    Cow::Owned(iso)
+                }
+            }
+            None => Cow::Borrowed(date),
+        })
+    }
+
+    /// The date as the record wrote it, when [`Game::date`] gives it in
+    /// another form (kept under [`RECORDED_DATE`], so nothing is lost).
+    #[must_use]
+    pub fn recorded_date(&self) -> Option<&'a str> {
+        match self.date()? {
+            Cow::Owned(_) => self.record.tags.date.as_deref(),
+            Cow::Borrowed(_) => None,
+        }
+    }
+
     /// The tags without a column of their own, as a JSON array of
-    /// `[name, value]` pairs (empty text when there are none).
+    /// `[name, value]` pairs (empty text when there are none): the named
+    /// fields ([`TAG_NAMES`]), the date as recorded when the `date` column
+    /// changed its form ([`RECORDED_DATE`]), then every other tag.
     #[must_use]
     pub fn tags(&self) -> String {
         let t = &self.record.tags;
@@ -341,6 +461,7 @@ impl<'a> Game<'a> {
             .iter()
             .zip(fixed)
             .filter_map(|(name, value)| value.as_deref().map(|v| (*name, v)))
+            .chain(self.recorded_date().map(|d| (RECORDED_DATE, d)))
             .chain(t.extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .collect();
         if pairs.is_empty() {

@@ -1,0 +1,80 @@
+//! CSV: the toolkit's own table (SPEC section 4) and foreign tables with a
+//! moves column, such as Kaggle's `eOthello_game_id,winner,game_moves`.
+//!
+//! The writer writes one row per game with the exact header of the
+//! contract, then `theoretical_black_score`, `recorded_result` (the result
+//! as the record states it: `34-30`, `+2`, `1-0`, with ` (resigned)` or
+//! ` (time)`), `start` (a non-standard start position, or another board's
+//! size and start: `4x4 ---- -O*- -*O- ---- *`) and `tags`. Dates are in
+//! ISO 8601; where that changes how the record wrote one, the `tags`
+//! column keeps the date as written under `recorded_date`. An invalid
+//! game's `moves` keep its explicit passes as `pass` (`f5passd6`), so that
+//! `error_move` counts into them.
+//!
+//! The reader takes the moves, names, event, date, result and start back;
+//! the other columns of our table are derived from the replay and are
+//! recomputed. Columns it does not know are kept as tags.
+//!
+//! **Foreign tables.** The field delimiter is `,`, `;` or a tab, found
+//! from the header line (the one that gives a moves column, else the one
+//! that gives the most fields; [`ReadOptions::delimiter`] overrides). The
+//! moves column is found by name ([`MOVE_COLUMNS`], best first, exact
+//! names ignoring case), or named outright by
+//! [`ReadOptions::moves_column`]; where two columns could hold the moves
+//! and no rule chooses, reading stops and names them.
+//!
+//! [`ReadOptions::delimiter`]: crate::formats::ReadOptions::delimiter
+//! [`ReadOptions::moves_column`]: crate::formats::ReadOptions::moves_column
+
+mod header;
+mod read;
+#[cfg(test)]
+mod tests;
+mod write;
+
+pub use header::{sniff, sniff_delimiter, DELIMITERS, MOVE_COLUMNS};
+pub use read::Reader;
+
+use crate::formats::features::{Check, Feature, Features};
+use crate::formats::format::{Format, FormatInfo};
+use crate::game::Move;
+use crate::record::Token;
+use crate::table::Game;
+
+/// The CSV row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Csv,
+    name: "csv",
+    aliases: &[],
+    extensions: &["csv"],
+    summary: "the game table (one row a game); foreign tables with a moves column",
+    sniff,
+    open: |input, options| Box::new(Reader::with_options(input, options)),
+    text: Some(&write::Table),
+    writable: true,
+    carries_status: true,
+    loses: Features::of_list(&[
+        Feature::Evaluations,
+        Feature::Times,
+        Feature::AntiRules,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+    ]),
+    // A valid game's passes follow from its squares and are left out
+    // (SPEC section 4); an invalid game keeps them.
+    checks: &[Check {
+        loss: Feature::ExplicitPasses.loss(),
+        applies: drops_passes,
+    }],
+};
+
+/// Whether the `moves` column leaves out passes `game` writes.
+fn drops_passes(game: &Game<'_>) -> bool {
+    game.report.error.is_none()
+        && game
+            .record
+            .moves
+            .iter()
+            .any(|m| m.token == Token::Move(Move::Pass))
+}
