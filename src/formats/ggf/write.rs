@@ -1,0 +1,218 @@
+//! The GGF writer: one game a line.
+
+use crate::formats::ggf::syntax::{GameType, MAX_NAME};
+use crate::game::{Move, Status};
+use crate::record::{ResultKind, ResultValue, Rules, Token};
+use crate::table::Game;
+use crate::{Color, GameRecord, Position, Score, Square};
+
+/// Tags the writer produces itself; an extra tag of that name cannot be
+/// written without changing its meaning.
+const RESERVED: [&str; 11] = [
+    "GM", "PC", "DT", "EV", "PB", "PW", "RB", "RW", "BO", "B", "W",
+];
+
+/// Writes a tag value, escaping what the reader would take for the end of
+/// the value or of the game.
+fn push_value(out: &mut String, value: &str) {
+    let mut prev = '\0';
+    for c in value.chars() {
+        match c {
+            '\\' | '[' | ']' => out.push('\\'),
+            ';' if prev == '(' => out.push('\\'),
+            _ => {}
+        }
+        out.push(c);
+        prev = c;
+    }
+}
+
+fn push_tag(out: &mut String, name: &str, value: &str) {
+    out.push_str(name);
+    out.push('[');
+    push_value(out, value);
+    out.push(']');
+}
+
+/// Whether an extra tag of this name can be written as it is.
+pub(super) fn writable_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME
+        && name.bytes().all(|c| c.is_ascii_alphanumeric())
+        && !RESERVED.contains(&name)
+}
+
+/// The `TY` value to write: the kept one, with the anti flag made to agree
+/// with the record's rules.
+fn type_for(record: &GameRecord, kept: Option<&str>) -> Option<String> {
+    let anti = record.rules == Rules::Anti;
+    match kept {
+        Some(text) => match GameType::parse(text) {
+            Some(ty) if ty.anti == anti => Some(text.to_owned()),
+            Some(mut ty) => {
+                ty.anti = anti;
+                Some(ty.to_string())
+            }
+            None => Some(text.to_owned()),
+        },
+        None => anti.then(|| "8a".to_owned()),
+    }
+}
+
+/// Black's margin for a raw disc difference, and whether it is exact: it
+/// is when the record's replay ends the game with that difference.
+pub(super) fn raw_margin(game: &Game<'_>, raw: i32) -> (f64, bool) {
+    let report = game.report;
+    if report.status() == Status::Complete {
+        let s = report.finish.score;
+        if i32::from(s.black_discs) - i32::from(s.white_discs) == raw {
+            return (f64::from(s.black_score) * 2.0 - 64.0, true);
+        }
+    }
+    (f64::from(raw), false)
+}
+
+/// The `RE` text of the record's result, when GGF can hold it.
+fn result_text(game: &Game<'_>) -> Option<String> {
+    let record = game.record;
+    let result = record.result?;
+    let margin = match result.value {
+        ResultValue::Margin(m) => m,
+        ResultValue::Discs { black, white } => {
+            if u16::from(black) + u16::from(white) > 64 {
+                return None;
+            }
+            let score = match record.rules {
+                Rules::Standard => Score::from_discs(black, white),
+                Rules::Anti => Score::anti(black, white),
+            };
+            f64::from(score.black_score) * 2.0 - 64.0
+        }
+        ResultValue::RawMargin(raw) => raw_margin(game, raw).0,
+        ResultValue::Winner(_) => return None,
+    };
+    if !margin.is_finite() || margin.abs() > 64.0 {
+        return None;
+    }
+    let mut text = format!("{margin:+.3}");
+    if text.parse::<f64>().ok() != Some(margin) {
+        text = format!("{margin:+}");
+    }
+    text.push_str(match result.kind {
+        ResultKind::Score => "",
+        ResultKind::Resigned => ":r",
+        ResultKind::Time => ":t",
+        ResultKind::Mutual => ":s",
+    });
+    Some(text)
+}
+
+/// Writes the `BO` value of a position.
+fn push_board(out: &mut String, position: &Position) {
+    out.push_str("BO[8");
+    for (i, square) in Square::all().enumerate() {
+        if i % 8 == 0 {
+            out.push(' ');
+        }
+        out.push(match position.board().get(square) {
+            Some(Color::Black) => '*',
+            Some(Color::White) => 'O',
+            None => '-',
+        });
+    }
+    out.push_str(match position.side_to_move() {
+        Color::Black => " *]",
+        Color::White => " O]",
+    });
+}
+
+/// Writes one game as a GGF line (see the module documentation).
+pub fn write_record(record: &GameRecord, out: &mut String) {
+    let report = record.replay();
+    write_game(&Game::new("", record, &report), out);
+}
+
+/// Writes one replayed game (what [`write_record`] does after replaying).
+pub fn write_game(game: &Game<'_>, out: &mut String) {
+    let record = game.record;
+    let tags = &record.tags;
+    out.push_str("(;GM[Othello]");
+    for (name, value) in [
+        ("PC", &tags.site),
+        ("DT", &tags.date),
+        ("EV", &tags.event),
+        ("PB", &tags.black),
+        ("PW", &tags.white),
+        ("RB", &tags.black_rating),
+        ("RW", &tags.white_rating),
+    ] {
+        if let Some(value) = value {
+            push_tag(out, name, value);
+        }
+    }
+    let mut wrote_type = false;
+    let mut kept_result = None;
+    for (name, value) in &tags.extra {
+        match name.as_str() {
+            "TY" if !wrote_type => {
+                if let Some(ty) = type_for(record, Some(value)) {
+                    push_tag(out, "TY", &ty);
+                }
+                wrote_type = true;
+            }
+            "TY" => {}
+            "RE" => {
+                kept_result.get_or_insert(value.as_str());
+            }
+            _ if writable_name(name) => push_tag(out, name, value),
+            _ => {}
+        }
+    }
+    if !wrote_type {
+        if let Some(ty) = type_for(record, None) {
+            push_tag(out, "TY", &ty);
+        }
+    }
+    match (result_text(game), kept_result) {
+        (Some(text), _) => push_tag(out, "RE", &text),
+        (None, Some(kept)) => push_tag(out, "RE", kept),
+        (None, None) => out.push_str("RE[?]"),
+    }
+    push_board(out, &record.start);
+    for turn in record.plies(game.report) {
+        let (i, color) = (turn.index, turn.color);
+        if turn.pass_before {
+            out.push_str(match color {
+                Color::Black => "W[PA]",
+                Color::White => "B[PA]",
+            });
+        }
+        out.push_str(match color {
+            Color::Black => "B[",
+            Color::White => "W[",
+        });
+        match turn.token {
+            Token::Move(Move::Play(square)) => {
+                let [c, r] = square.to_ascii();
+                out.push(char::from(c));
+                out.push(char::from(r));
+            }
+            Token::Move(Move::Pass) => out.push_str("PA"),
+            Token::Unreadable => push_value(out, &record.token_text(i)),
+        }
+        if let Some(note) = record.notes.get(i) {
+            if note.eval.is_some() || note.time.is_some() {
+                out.push('/');
+                if let Some(eval) = note.eval {
+                    out.push_str(&eval.to_string());
+                }
+                if let Some(time) = note.time {
+                    out.push('/');
+                    out.push_str(&time.to_string());
+                }
+            }
+        }
+        out.push(']');
+    }
+    out.push_str(";)\n");
+}

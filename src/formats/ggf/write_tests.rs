@@ -1,0 +1,459 @@
+//! Tests of the GGF writer, round trips, and the corpus.
+
+use crate::formats::ggf::tests::{
+    assert_round_trip, assert_spans_match_source, colors, corpus_games, defect, extra, moves, one,
+    written, STD_BO,
+};
+use crate::game::{Move, Status, Winner};
+use crate::record::{
+    MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
+};
+use crate::testkit::{corpus, Rng};
+use crate::{Color, GameRecord, Position, Square};
+
+#[test]
+fn writer_output_is_exact() {
+    let mut g = one(&format!("(;GM[Othello]{STD_BO}B[f5/0.5]W[d6//1.25]B[c3];)"));
+    g.tags.site = Some("GGS/os".into());
+    g.tags.date = Some("2003.12.15".into());
+    g.tags.event = Some("Cup".into());
+    g.tags.black = Some("a".into());
+    g.tags.white = Some("b".into());
+    g.tags.black_rating = Some("1.5".into());
+    g.tags.white_rating = Some("2".into());
+    g.tags.extra = vec![
+        ("TI".into(), "05:00//02:00".into()),
+        ("TY".into(), "8".into()),
+    ];
+    g.result = Some(RecordedResult {
+        value: ResultValue::Discs {
+            black: 33,
+            white: 30,
+        },
+        kind: ResultKind::Resigned,
+    });
+    assert_eq!(
+        written(&g),
+        format!(
+            "(;GM[Othello]PC[GGS/os]DT[2003.12.15]EV[Cup]PB[a]PW[b]RB[1.5]RW[2]\
+             TI[05:00//02:00]TY[8]RE[+4.000:r]{STD_BO}B[f5/0.5]W[d6//1.25]B[c3];)\n"
+        )
+    );
+    let mut losses_found = Vec::new();
+    losses_found.extend(crate::formats::Format::Ggf.losses_of(&g));
+    assert_eq!(losses_found, ["disc counts of results with empty squares"]);
+}
+
+#[test]
+fn writer_colours_passes_and_unreadable_tokens() {
+    // Colours come from the replay: the record below has none.
+    let mut g = GameRecord::default();
+    for name in ["f5", "d6", "c3"] {
+        g.moves
+            .push(RecordedMove::new(Move::Play(name.parse().unwrap())));
+    }
+    g.moves.push(RecordedMove::new(Move::Pass));
+    g.moves.push(RecordedMove {
+        token: Token::Unreadable,
+        color: None,
+    });
+    g.unreadable.push((4, "zz]".into()));
+    assert_eq!(
+        written(&g),
+        format!("(;GM[Othello]RE[?]{STD_BO}B[f5]W[d6]B[c3]W[PA]B[zz\\]];)\n")
+    );
+    let back = one(&written(&g));
+    assert_eq!(moves(&back), "f5 d6 c3 pass zz]");
+    assert_eq!(colors(&back), "BWBWB");
+    assert!(back.notes.is_empty());
+}
+
+#[test]
+fn writer_results() {
+    let re = |value, kind, moves: &str| {
+        let mut g = GameRecord::default();
+        for c in moves.as_bytes().chunks(2) {
+            g.moves.push(RecordedMove::new(Move::Play(
+                Square::from_ascii(c).unwrap(),
+            )));
+        }
+        g.result = Some(RecordedResult { value, kind });
+        let text = written(&g);
+        let at = text.find("RE[").unwrap();
+        let mut found = Vec::new();
+        found.extend(crate::formats::Format::Ggf.losses_of(&g));
+        (
+            text[at..at + text[at..].find(']').unwrap() + 1].to_owned(),
+            found,
+        )
+    };
+    let k = ResultKind::Score;
+    assert_eq!(
+        re(ResultValue::Margin(2.0), k, ""),
+        ("RE[+2.000]".into(), vec![])
+    );
+    assert_eq!(
+        re(ResultValue::Margin(-22.87), k, ""),
+        ("RE[-22.870]".into(), vec![])
+    );
+    assert_eq!(
+        re(ResultValue::Margin(0.1234), k, ""),
+        ("RE[+0.1234]".into(), vec![])
+    );
+    assert_eq!(
+        re(ResultValue::Margin(0.0), ResultKind::Mutual, ""),
+        ("RE[+0.000:s]".into(), vec![])
+    );
+    assert_eq!(
+        re(ResultValue::Margin(-8.0), ResultKind::Time, ""),
+        ("RE[-8.000:t]".into(), vec![])
+    );
+    assert_eq!(
+        re(
+            ResultValue::Discs {
+                black: 20,
+                white: 44
+            },
+            k,
+            ""
+        ),
+        ("RE[-24.000]".into(), vec![])
+    );
+    assert_eq!(
+        re(
+            ResultValue::Discs {
+                black: 40,
+                white: 40
+            },
+            k,
+            ""
+        ),
+        ("RE[?]".into(), vec!["results with more than 64 discs"])
+    );
+    assert_eq!(
+        re(ResultValue::RawMargin(13), k, "f5d6c5f6e7f4g5e6e3"),
+        ("RE[+64.000]".into(), vec![])
+    );
+    assert_eq!(
+        re(ResultValue::RawMargin(5), k, "f5d6"),
+        (
+            "RE[+5.000]".into(),
+            vec!["raw disc differences of unfinished games"]
+        )
+    );
+    assert_eq!(
+        re(ResultValue::Winner(Winner::Black), k, ""),
+        ("RE[?]".into(), vec!["results that name only the winner"])
+    );
+    assert_eq!(
+        re(ResultValue::Margin(70.0), k, ""),
+        ("RE[?]".into(), vec!["results beyond 64 discs"])
+    );
+}
+
+#[test]
+fn writer_type_follows_the_rules() {
+    let mut g = GameRecord {
+        rules: Rules::Anti,
+        ..GameRecord::default()
+    };
+    assert!(written(&g).contains("TY[8a]"));
+    g.tags.extra = vec![("TY".into(), "s8kr".into())];
+    assert!(written(&g).contains("TY[s8kra]"));
+    g.rules = Rules::Standard;
+    assert!(written(&g).contains("TY[s8kr]"));
+    g.tags.extra = vec![("TY".into(), "8ra".into())];
+    assert!(written(&g).contains("TY[8r]"));
+    g.tags.extra.clear();
+    assert!(!written(&g).contains("TY["));
+    assert_eq!(one(&written(&g)).tags.extra, []);
+}
+
+#[test]
+fn writer_escapes_and_skips_unwritable_tags() {
+    let mut g = GameRecord::default();
+    g.tags.black = Some(r"a]b\c(;d[e".into());
+    g.tags.round = Some("3".into());
+    g.theoretical_black_score = Some(40);
+    g.tags.extra = vec![
+        ("B".into(), "f5".into()),
+        ("White Elo".into(), "2000".into()),
+        ("KM".into(), "1.5".into()),
+    ];
+    let text = written(&g);
+    assert_eq!(
+        text,
+        format!("(;GM[Othello]PB[a\\]b\\\\c(\\;d\\[e]KM[1.5]RE[?]{STD_BO};)\n")
+    );
+    let back = one(&text);
+    assert_eq!(back.tags.black, g.tags.black);
+    assert!(back.moves.is_empty());
+    let mut found = Vec::new();
+    found.extend(crate::formats::Format::Ggf.losses_of(&g));
+    assert_eq!(
+        found,
+        ["the round", "the theoretical score", "tags GGF cannot name"]
+    );
+}
+
+/// A legal random game from `start`, explicit passes as GGS writes them.
+fn random_game(rng: &mut Rng, start: Position, limit: usize) -> Vec<(Move, Color)> {
+    let mut position = start;
+    let mut out = Vec::new();
+    while !position.is_game_over() && out.len() < limit {
+        let mover = position.side_to_move();
+        let legal: Vec<Square> = position.legal_moves().into_iter().collect();
+        if legal.is_empty() {
+            position.pass();
+            out.push((Move::Pass, mover));
+            continue;
+        }
+        let square = legal[rng.below(legal.len())];
+        position.play(square).unwrap();
+        out.push((Move::Play(square), mover));
+    }
+    out
+}
+
+fn random_text(rng: &mut Rng) -> String {
+    const PIECES: [&str; 10] = ["a", "Z", "]", "\\", "(;", " ", "é", "[", ";)", "7"];
+    (0..rng.below(6))
+        .map(|_| PIECES[rng.below(PIECES.len())])
+        .collect()
+}
+
+#[test]
+fn random_games_round_trip() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for n in 0..300 {
+        let start = if n % 5 == 0 {
+            let mut p = Position::start();
+            for (mv, _) in random_game(&mut rng, Position::start(), 10) {
+                match mv {
+                    Move::Play(sq) => drop(p.play(sq)),
+                    Move::Pass => p.pass(),
+                }
+            }
+            p
+        } else {
+            Position::start()
+        };
+        let mut g = GameRecord::new(start);
+        let with_notes = n % 3 == 0;
+        for (mv, color) in random_game(&mut rng, start, 60 + n % 7) {
+            g.moves.push(RecordedMove {
+                token: Token::Move(mv),
+                color: Some(color),
+            });
+            if with_notes {
+                let eval = (rng.below(3) > 0).then(|| (rng.below(12_801) as f64 - 6400.0) / 100.0);
+                let time = (rng.below(2) > 0).then(|| rng.below(100_000) as f64 / 1000.0);
+                g.notes.push(MoveNote { eval, time });
+            }
+        }
+        if g.notes.iter().all(|n| *n == MoveNote::default()) {
+            g.notes.clear();
+        }
+        g.tags.black = Some(random_text(&mut rng));
+        g.tags.white = Some(random_text(&mut rng));
+        g.tags.event = (n % 2 == 0).then(|| random_text(&mut rng));
+        g.tags.extra.push(("TI".into(), random_text(&mut rng)));
+        if n % 4 == 0 {
+            g.rules = Rules::Anti;
+            g.tags.extra.push(("TY".into(), "8a".into()));
+        }
+        let score = g.replay().finish.score;
+        g.result = match n % 4 {
+            0 => None,
+            1 => Some(RecordedResult::new(ResultValue::Margin(
+                f64::from(score.black_score) * 2.0 - 64.0,
+            ))),
+            2 => Some(RecordedResult {
+                value: ResultValue::Margin(rng.below(129) as f64 - 64.0),
+                kind: ResultKind::Resigned,
+            }),
+            _ => Some(RecordedResult {
+                value: ResultValue::Margin((rng.below(12_801) as f64 - 6400.0) / 100.0),
+                kind: ResultKind::Mutual,
+            }),
+        };
+        assert_eq!(g.replay().error, None);
+        assert_round_trip(&g);
+    }
+}
+
+#[test]
+fn passes_left_out_are_written() {
+    // A record without its passes (a transcript, WTHOR) gets them
+    // written as GGS writes them, and reads back as the full game.
+    let mut rng = Rng(77);
+    let mut tested = 0;
+    for _ in 0..200 {
+        let game = random_game(&mut rng, Position::start(), 60);
+        if !game.iter().any(|(m, _)| *m == Move::Pass) {
+            continue;
+        }
+        let mut g = GameRecord::default();
+        for (mv, _) in game.iter().filter(|(m, _)| *m != Move::Pass) {
+            g.moves.push(RecordedMove::new(*mv));
+        }
+        let back = one(&written(&g));
+        let got: Vec<_> = back.moves.iter().map(|m| (m.token, m.color)).collect();
+        // A pass with no move after it is not written.
+        let mut expected: Vec<_> = game
+            .iter()
+            .map(|&(mv, color)| (Token::Move(mv), Some(color)))
+            .collect();
+        while expected
+            .last()
+            .is_some_and(|m| m.0 == Token::Move(Move::Pass))
+        {
+            expected.pop();
+        }
+        assert_eq!(got, expected);
+        assert_eq!(back.replay().finish, g.replay().finish);
+        assert_eq!(back.replay().error, None);
+        tested += 1;
+    }
+    assert!(tested > 10, "{tested}");
+    // Past an illegal move nothing is inserted: colours follow the record.
+    let mut g = GameRecord::default();
+    for name in ["f5", "f5", "d6"] {
+        g.moves
+            .push(RecordedMove::new(Move::Play(name.parse().unwrap())));
+    }
+    assert!(written(&g).ends_with("B[f5]W[f5]B[d6];)\n"));
+}
+
+#[test]
+fn corpus_files_read_replay_and_round_trip() {
+    let Some(dir) = corpus() else { return };
+    let files = [
+        ("ggf/ntest-TestGames.ggf", 12),
+        ("ggf/nboard-test.ggf", 1),
+        ("ggf/nboard-test2.ggf", 3),
+        ("ggf/ntest-base.ggf", 1),
+        ("ggf/ntest-f5.ggf", 1),
+        ("snippets/edax-manual-example.ggf", 1),
+    ];
+    let mut total = 0;
+    for (name, count) in files {
+        let games = corpus_games(&dir, name);
+        assert_eq!(games.len(), count, "{name}");
+        for g in &games {
+            total += 1;
+            assert_spans_match_source(g);
+            let report = g.replay();
+            if g.extra_type() == Some("4") {
+                continue;
+            }
+            assert_eq!(report.error, None, "{name} #{}", g.origin.index);
+            if let Some(result) = g.result {
+                assert!(
+                    result.agrees_with(&report.finish.score),
+                    "{name} #{}",
+                    g.origin.index
+                );
+            }
+            assert_round_trip(g);
+        }
+    }
+    assert_eq!(total, 19);
+}
+
+#[test]
+fn corpus_ntest_test_games() {
+    let Some(dir) = corpus() else { return };
+    let games = corpus_games(&dir, "ggf/ntest-TestGames.ggf");
+    let lengths: Vec<_> = games.iter().map(|g| g.moves.len()).collect();
+    assert_eq!(lengths, [60, 60, 61, 60, 61, 60, 60, 60, 61, 61, 60, 61]);
+    let with_pass = games
+        .iter()
+        .filter(|g| g.moves.iter().any(|m| m.token == Token::Move(Move::Pass)))
+        .count();
+    assert_eq!(with_pass, 5);
+    // MANIFEST says six; the replay finds five, all written explicitly.
+    let passes: Vec<u32> = games.iter().map(|g| g.replay().finish.passes).collect();
+    assert_eq!(passes, [0, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1]);
+    for g in &games {
+        let report = g.replay();
+        assert_eq!(report.status(), Status::Complete);
+        assert_eq!(g.notes.len(), g.moves.len());
+        assert_eq!(g.tags.site.as_deref(), Some("GGS/os"));
+        assert!(g.tags.date.as_deref().unwrap().starts_with("2003.12.1"));
+    }
+    let results: Vec<_> = games.iter().map(|g| g.result.unwrap().value).collect();
+    let mut expected = vec![ResultValue::Margin(0.0); 12];
+    expected[6] = ResultValue::Margin(2.0);
+    assert_eq!(results, expected);
+    let s = games[6].replay().finish.score;
+    assert_eq!((s.black_discs, s.white_discs), (33, 31));
+    assert_eq!(games[0].tags.black.as_deref(), Some("Saio1200"));
+    assert_eq!(
+        games[0].notes[7],
+        MoveNote {
+            eval: Some(2.39),
+            time: Some(0.01)
+        }
+    );
+}
+
+#[test]
+fn corpus_nboard_test2_sizes_and_komi() {
+    let Some(dir) = corpus() else { return };
+    let games = corpus_games(&dir, "ggf/nboard-test2.ggf");
+    let four = &games[0];
+    assert_eq!(defect(four), (1, 90, "unsupported board size 4x4"));
+    assert_eq!(four.replay().status(), Status::Invalid);
+    assert_eq!(four.tags.date.as_deref(), Some("947375357"));
+    let komi = &games[1];
+    assert_eq!(komi.defect, None);
+    assert!(!komi.has_standard_start());
+    assert_eq!(
+        komi.start.board().black().count() + komi.start.board().white().count(),
+        20
+    );
+    assert_eq!(
+        extra(komi),
+        [
+            ("TI", "15:00//02:00"),
+            ("TY", "8kr20"),
+            ("KB", "B3/2.00/27.23"),
+            ("KW", "B3/-8.27"),
+            ("KM", "-3.133")
+        ]
+    );
+    let report = komi.replay();
+    assert_eq!(report.status(), Status::Complete);
+    let s = report.finish.score;
+    assert_eq!((s.black_discs, s.white_discs), (19, 45));
+    assert_eq!(komi.result.unwrap().value, ResultValue::Margin(-22.87));
+    assert_eq!(games[2].replay().status(), Status::Complete);
+}
+
+#[test]
+fn corpus_unfinished_nboard_and_edax_games() {
+    let Some(dir) = corpus() else { return };
+    let base = &corpus_games(&dir, "ggf/ntest-base.ggf")[0];
+    assert_eq!(moves(base), "f5 f6 e6 d6 e7 g5 g6");
+    assert_eq!((base.result, base.tags.site.as_deref()), (None, Some("")));
+    assert_eq!(base.replay().status(), Status::Incomplete);
+    let edax = &corpus_games(&dir, "snippets/edax-manual-example.ggf")[0];
+    assert_eq!(moves(edax), "f5 d6 c3 d3 c4");
+    assert_eq!((edax.result, extra(edax)), (None, vec![("RE", "-127.000")]));
+    assert!(written(edax).contains("RE[-127.000]"));
+}
+
+trait TypeTag {
+    fn extra_type(&self) -> Option<&str>;
+}
+
+impl TypeTag for GameRecord {
+    fn extra_type(&self) -> Option<&str> {
+        self.tags
+            .extra
+            .iter()
+            .find(|(n, _)| n == "TY")
+            .map(|(_, v)| v.as_str())
+    }
+}
