@@ -2,8 +2,8 @@
 
 use std::io::BufRead;
 
-use crate::formats::ggf::syntax::{MAX_GAME_BYTES, MAX_NAME, MAX_TEXT};
-use crate::formats::ggf::tags::{advance, error, shown, Draft};
+use crate::formats::ggf::syntax::{len32, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT};
+use crate::formats::ggf::tags::{shown, Draft};
 use crate::record::Origin;
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::GameRecord;
@@ -146,7 +146,7 @@ impl Lexer {
         game.name.clear();
         game.name.extend_from_slice(name);
         game.name_pos = self.pos;
-        game.value_pos = advance(self.pos, name_len + 1);
+        game.value_pos = self.pos.advanced(len32(name_len + 1));
         game.escapes.clear();
         let applied = game.apply_tag(value);
         let room = MAX_TEXT.saturating_sub(game.text.len());
@@ -273,8 +273,11 @@ impl Lexer {
     fn finish_stray(&mut self, end: Span) {
         if let Some(game) = &mut self.game {
             let len = end.byte.saturating_sub(game.start.byte);
-            let len = usize::try_from(len).unwrap_or(usize::MAX);
-            game.set_defect(error(game.start, len, "text outside a game"));
+            let len = u32::try_from(len).unwrap_or(u32::MAX);
+            game.set_defect(ParseError::at(
+                game.start.with_len(len),
+                "text outside a game",
+            ));
         }
         self.finish();
     }
@@ -294,7 +297,7 @@ impl Lexer {
                 State::Skip | State::SkipSemi | State::SkipParen(_)
             );
             if !game.stray && !skipping && pos.byte - game.start.byte >= MAX_GAME_BYTES {
-                self.fail(error(pos, 1, "game longer than 1 MiB"));
+                self.fail(ParseError::at(pos.with_len(1), "game longer than 1 MiB"));
             }
         }
         loop {
@@ -347,9 +350,8 @@ impl Lexer {
                         }
                         self.state = State::Name;
                     }
-                    _ => self.fail(error(
-                        pos,
-                        1,
+                    _ => self.fail(ParseError::at(
+                        pos.with_len(1),
                         format!("unexpected {} between tags", shown(b)),
                     )),
                 },
@@ -358,7 +360,7 @@ impl Lexer {
                         self.finish();
                         self.state = State::Outside;
                     } else {
-                        self.fail(error(p, 1, "`;` not followed by `)`"));
+                        self.fail(ParseError::at(p.with_len(1), "`;` not followed by `)`"));
                         continue;
                     }
                 }
@@ -368,7 +370,7 @@ impl Lexer {
                         self.start(p, b, false);
                         self.state = State::Tags;
                     } else {
-                        self.fail(error(p, 1, "unexpected `(` between tags"));
+                        self.fail(ParseError::at(p.with_len(1), "unexpected `(` between tags"));
                         continue;
                     }
                 }
@@ -380,7 +382,7 @@ impl Lexer {
                     if b == b'[' {
                         game.value.clear();
                         game.escapes.clear();
-                        game.value_pos = advance(pos, 1);
+                        game.value_pos = pos.advanced(1);
                         self.state = State::Value;
                     } else if b.is_ascii_alphanumeric() && game.name.len() < MAX_NAME {
                         game.name.push(b);
@@ -394,7 +396,7 @@ impl Lexer {
                                 shown(b)
                             )
                         };
-                        self.fail(error(pos, 1, message));
+                        self.fail(ParseError::at(pos.with_len(1), message));
                         continue;
                     }
                 }
@@ -474,7 +476,10 @@ impl Lexer {
     /// Ends the current game for lack of its `;)`.
     fn unclosed_game(&mut self) {
         if let Some(game) = &mut self.game {
-            game.set_defect(error(game.start, 2, "game not closed: missing `;)`"));
+            game.set_defect(ParseError::at(
+                game.start.with_len(2),
+                "game not closed: missing `;)`",
+            ));
         }
         self.finish();
     }

@@ -108,3 +108,9 @@ pub(super) fn decode(bytes: &[u8]) -> String {
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
     }
 }
+
+/// A length as a [`crate::source::Span`] holds it: beyond 4 GiB it stops
+/// growing (no game comes near; a stray line might).
+pub(super) fn len32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}

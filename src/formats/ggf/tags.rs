@@ -1,31 +1,13 @@
 //! What the tag values of a game mean: the `Draft` a game is read into,
 //! and the readers of `BO`, `RE` and `B`/`W` values.
 
-use crate::formats::ggf::syntax::{decode, GameType};
+use crate::formats::ggf::syntax::{decode, len32, GameType};
 use crate::game::Move;
 use crate::record::{
     MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
 use crate::source::{ParseError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
-
-pub(super) fn error(pos: Span, len: usize, message: impl Into<String>) -> ParseError {
-    ParseError::at(
-        pos.with_len(u32::try_from(len).unwrap_or(u32::MAX)),
-        message.into(),
-    )
-}
-
-/// The position `n` ASCII bytes after `pos` on the same line.
-pub(super) fn advance(pos: Span, n: usize) -> Span {
-    let n32 = u32::try_from(n).unwrap_or(u32::MAX);
-    Span::new(
-        pos.byte + n as u64,
-        pos.line,
-        pos.column.saturating_add(n32),
-        0,
-    )
-}
 
 /// How a byte reads in a message.
 pub(super) fn shown(b: u8) -> String {
@@ -184,7 +166,7 @@ fn value_source(start: Span, escapes: &[usize], value: &[u8], offset: usize) -> 
             .get(..offset)
             .is_some_and(|v| v.iter().all(|&b| b.is_ascii() && b != b'\n'));
     if simple {
-        return advance(start, offset);
+        return start.advanced(len32(offset));
     }
     let mut pos = start;
     let mut over = |b: u8| {
@@ -219,9 +201,8 @@ fn parse_move(value: &[u8], start: Span, escapes: &[usize]) -> Result<ParsedMove
     let eval = parts.next();
     let time = parts.next();
     if parts.next().is_some() {
-        return Err(error(
-            pos,
-            value.len(),
+        return Err(ParseError::at(
+            pos.with_len(len32(value.len())),
             format!("move {} has more than two `/`", decode(value)),
         ));
     }
@@ -230,13 +211,7 @@ fn parse_move(value: &[u8], start: Span, escapes: &[usize]) -> Result<ParsedMove
     let span = if escapes.is_empty() && !raw.contains(&b'\n') {
         // The common case: the source bytes are the value's bytes, and
         // only ASCII blanks come before the token.
-        let p = advance(start, lead);
-        Span {
-            byte: p.byte,
-            line: p.line,
-            column: p.column,
-            len: u32::try_from(word.len()).unwrap_or(u32::MAX),
-        }
+        start.advanced(len32(lead)).with_len(len32(word.len()))
     } else {
         let p = at(lead);
         // Up to the token's last byte, not to the next value byte, which
@@ -245,12 +220,7 @@ fn parse_move(value: &[u8], start: Span, escapes: &[usize]) -> Result<ParsedMove
             Some(last) if last.line == p.line => last.byte + 1 - p.byte,
             _ => word.len() as u64,
         };
-        Span {
-            byte: p.byte,
-            line: p.line,
-            column: p.column,
-            len: u32::try_from(len).unwrap_or(u32::MAX),
-        }
+        p.with_len(u32::try_from(len).unwrap_or(u32::MAX))
     };
     let token = if let Some(square) = Square::from_ascii(word) {
         Token::Move(Move::Play(square))
@@ -267,9 +237,8 @@ fn parse_move(value: &[u8], start: Span, escapes: &[usize]) -> Result<ParsedMove
     ] {
         if let Some(part) = part {
             *slot = note_number(part).map_err(|()| {
-                error(
-                    at(offset),
-                    part.len().max(1),
+                ParseError::at(
+                    at(offset).with_len(len32(part.len().max(1))),
                     format!(
                         "unreadable {what} {} in move {}",
                         decode(part),
@@ -318,7 +287,7 @@ impl Draft {
     pub(super) fn unclosed_value(&mut self) {
         let message = format!("tag {} not closed: missing `]`", self.name_str());
         let len = self.name.len() + 1;
-        self.set_defect(error(self.name_pos, len, message));
+        self.set_defect(ParseError::at(self.name_pos.with_len(len32(len)), message));
     }
 
     /// Interprets the tag just closed.
@@ -355,9 +324,8 @@ impl Draft {
             b"GM" => {
                 let game = decode(value);
                 if !game.trim().eq_ignore_ascii_case("othello") {
-                    return Err(error(
-                        pos,
-                        value.len(),
+                    return Err(ParseError::at(
+                        pos.with_len(len32(value.len())),
                         format!("not an Othello game: GM[{game}]"),
                     ));
                 }
@@ -374,13 +342,15 @@ impl Draft {
                 let ty = GameType::parse(&text);
                 tags.extra.push(("TY".into(), text.clone()));
                 let ty = ty.ok_or_else(|| {
-                    error(pos, value.len(), format!("unreadable game type TY[{text}]"))
+                    ParseError::at(
+                        pos.with_len(len32(value.len())),
+                        format!("unreadable game type TY[{text}]"),
+                    )
                 })?;
                 if ty.size != 8 {
                     let n = ty.size;
-                    return Err(error(
-                        pos,
-                        value.len(),
+                    return Err(ParseError::at(
+                        pos.with_len(len32(value.len())),
                         format!("unsupported board size {n}x{n}"),
                     ));
                 }
@@ -389,8 +359,8 @@ impl Draft {
                 }
             }
             b"BO" => {
-                record.start =
-                    parse_board(&decode(value)).map_err(|m| error(pos, value.len(), m))?;
+                record.start = parse_board(&decode(value))
+                    .map_err(|m| ParseError::at(pos.with_len(len32(value.len())), m))?;
             }
             b"RE" => {
                 let text = decode(value);
