@@ -2,14 +2,15 @@
 
 use crate::formats::ggf::tests::{
     assert_round_trip, assert_spans_match_source, colors, corpus_games, defect, extra, moves, one,
-    written, STD_BO,
+    same_date, written, STD_BO,
 };
+use crate::formats::Format;
 use crate::game::{Move, Status, Winner};
 use crate::record::{
     MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
-use crate::testkit::{corpus, Rng};
-use crate::{Color, GameRecord, Position, Square};
+use crate::testkit::{corpus, decorate, random_moves, Play, Rng};
+use crate::{GameRecord, Score, Square};
 
 #[test]
 fn writer_output_is_exact() {
@@ -196,90 +197,108 @@ fn writer_escapes_and_skips_unwritable_tags() {
     );
 }
 
-/// A legal random game from `start`, explicit passes as GGS writes them.
-fn random_game(rng: &mut Rng, start: Position, limit: usize) -> Vec<(Move, Color)> {
-    let mut position = start;
-    let mut out = Vec::new();
-    while !position.is_game_over() && out.len() < limit {
-        let mover = position.side_to_move();
-        let legal: Vec<Square> = position.legal_moves().into_iter().collect();
-        if legal.is_empty() {
-            position.pass();
-            out.push((Move::Pass, mover));
-            continue;
-        }
-        let square = legal[rng.below(legal.len())];
-        position.play(square).unwrap();
-        out.push((Move::Play(square), mover));
-    }
-    out
-}
-
-fn random_text(rng: &mut Rng) -> String {
-    const PIECES: [&str; 10] = ["a", "Z", "]", "\\", "(;", " ", "é", "[", ";)", "7"];
-    (0..rng.below(6))
-        .map(|_| PIECES[rng.below(PIECES.len())])
-        .collect()
+/// The newlines a written game holds: those of its values (the writer
+/// keeps them; a game may span lines).
+fn newlines_in_values(record: &GameRecord) -> usize {
+    let t = &record.tags;
+    [
+        &t.site,
+        &t.date,
+        &t.event,
+        &t.black,
+        &t.white,
+        &t.black_rating,
+        &t.white_rating,
+    ]
+    .into_iter()
+    .flatten()
+    .chain(t.extra.iter().map(|(_, v)| v))
+    .map(|v| v.matches('\n').count())
+    .sum()
 }
 
 #[test]
 fn random_games_round_trip() {
+    // Random legal games with their passes and colours, as GGS writes
+    // them, and everything `decorate` gives a record: GGF keeps all of it
+    // but what it names as lost.
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    for n in 0..300 {
-        let start = if n % 5 == 0 {
-            let mut p = Position::start();
-            for (mv, _) in random_game(&mut rng, Position::start(), 10) {
-                match mv {
-                    Move::Play(sq) => drop(p.play(sq)),
-                    Move::Pass => p.pass(),
-                }
-            }
-            p
-        } else {
-            Position::start()
-        };
+    let play = Play {
+        stop: 2,
+        written_passes: 100,
+        odd_start: 20,
+    };
+    let mut lost_any = 0;
+    for _ in 0..300 {
+        let (start, played) = random_moves(&mut rng, play);
         let mut g = GameRecord::new(start);
-        let with_notes = n % 3 == 0;
-        for (mv, color) in random_game(&mut rng, start, 60 + n % 7) {
-            g.moves.push(RecordedMove {
+        g.moves = played
+            .iter()
+            .map(|&(mv, color)| RecordedMove {
                 token: Token::Move(mv),
                 color: Some(color),
-            });
-            if with_notes {
-                let eval = (rng.below(3) > 0).then(|| (rng.below(12_801) as f64 - 6400.0) / 100.0);
-                let time = (rng.below(2) > 0).then(|| rng.below(100_000) as f64 / 1000.0);
-                g.notes.push(MoveNote { eval, time });
-            }
-        }
-        if g.notes.iter().all(|n| *n == MoveNote::default()) {
-            g.notes.clear();
-        }
-        g.tags.black = Some(random_text(&mut rng));
-        g.tags.white = Some(random_text(&mut rng));
-        g.tags.event = (n % 2 == 0).then(|| random_text(&mut rng));
-        g.tags.extra.push(("TI".into(), random_text(&mut rng)));
-        if n % 4 == 0 {
-            g.rules = Rules::Anti;
-            g.tags.extra.push(("TY".into(), "8a".into()));
-        }
-        let score = g.replay().finish.score;
-        g.result = match n % 4 {
-            0 => None,
-            1 => Some(RecordedResult::new(ResultValue::Margin(
-                f64::from(score.black_score) * 2.0 - 64.0,
-            ))),
-            2 => Some(RecordedResult {
-                value: ResultValue::Margin(rng.below(129) as f64 - 64.0),
-                kind: ResultKind::Resigned,
-            }),
-            _ => Some(RecordedResult {
-                value: ResultValue::Margin((rng.below(12_801) as f64 - 6400.0) / 100.0),
-                kind: ResultKind::Mutual,
-            }),
-        };
+            })
+            .collect();
+        decorate(&mut rng, &mut g);
         assert_eq!(g.replay().error, None);
-        assert_round_trip(&g);
+        let text = written(&g);
+        assert!(text.ends_with(";)\n"), "{text}");
+        assert_eq!(text.matches('\n').count(), 1 + newlines_in_values(&g));
+        let mut back = one(&text);
+        assert_eq!(written(&back), text);
+
+        let mut expected = g.clone();
+        let mut lost = Vec::new();
+        if expected.tags.round.take().is_some() {
+            lost.push("the round");
+        }
+        if expected.theoretical_black_score.take().is_some() {
+            lost.push("the theoretical score");
+        }
+        if g.rules == Rules::Anti {
+            expected.tags.extra.push(("TY".into(), "8a".into()));
+        }
+        expected.result = match g.result.map(|r| (r.value, r.kind)) {
+            Some((ResultValue::Discs { black, white }, kind)) => {
+                if u16::from(black) + u16::from(white) < 64 {
+                    lost.push("disc counts of results with empty squares");
+                }
+                let score = match g.rules {
+                    Rules::Standard => Score::from_discs(black, white),
+                    Rules::Anti => Score::anti(black, white),
+                };
+                Some(RecordedResult {
+                    value: ResultValue::Margin(f64::from(score.black_score) * 2.0 - 64.0),
+                    kind,
+                })
+            }
+            Some((ResultValue::Winner(_), _)) => {
+                lost.push("results that name only the winner");
+                None
+            }
+            _ => g.result,
+        };
+        if expected.notes.iter().all(|n| *n == MoveNote::default()) {
+            expected.notes.clear();
+        }
+        // The date reads back as the same date, in GGF's form.
+        assert!(
+            same_date(back.tags.date.as_deref(), g.tags.date.as_deref()),
+            "{text}"
+        );
+        expected.tags.date.clone_from(&back.tags.date);
+        back.spans = g.spans.clone();
+        back.origin = g.origin.clone();
+        assert_eq!(back, expected, "{text}");
+
+        let mut found = Format::Ggf.losses_of(&g);
+        found.sort_unstable();
+        lost.sort_unstable();
+        assert_eq!(found, lost, "{text}");
+        lost_any += usize::from(!lost.is_empty());
     }
+    // The seed gives games that keep everything and games that lose some.
+    assert_eq!(lost_any, 255);
 }
 
 #[test]
@@ -289,7 +308,11 @@ fn passes_left_out_are_written() {
     let mut rng = Rng(77);
     let mut tested = 0;
     for _ in 0..200 {
-        let game = random_game(&mut rng, Position::start(), 60);
+        let play = Play {
+            written_passes: 100,
+            ..Play::WHOLE
+        };
+        let (_, game) = random_moves(&mut rng, play);
         if !game.iter().any(|(m, _)| *m == Move::Pass) {
             continue;
         }
