@@ -10,14 +10,20 @@
 //! - `PC` site, `DT` date (verbatim: GGS dates, Unix seconds, …), `PB`/`PW`
 //!   players, `RB`/`RW` ratings (verbatim), `EV` the event (kifu's own tag:
 //!   GGF has none, kifu writes and reads `EV`).
-//! - `TY` game type `[s]8[k][r[<n>]][a][b|w]`, kept verbatim in
-//!   `tags.extra` so it is written back; a size other than 8 is a defect
-//!   (`unsupported board size 4x4`), `a` selects [`Rules::Anti`].
+//! - `TY` game type `[s]8[k][r[<n>]][a][b|w]` ([`GameType`]), kept
+//!   verbatim in `tags.extra` so it is written back; `a` selects
+//!   [`Rules::Anti`](crate::record::Rules::Anti).
 //! - `BO[8 <64 squares> <side>]`: the start position, `-` empty, `*` Black,
 //!   `O` White, the squares in 8 groups or one string, side `*` or `O`.
+//! - A board of another size, by `BO[4 …]` or `TY[4]` (GGS plays several):
+//!   the game is read whole — tags, result, moves as tokens (`a2`, or
+//!   `j10` as unreadable text) — and its board goes to
+//!   [`GameRecord::other_board`](crate::GameRecord::other_board): the
+//!   size, and the `BO` value as written. The replay calls the game
+//!   invalid (`unsupported board size 4x4`). A size past 255 is a defect.
 //! - `B[..]`/`W[..]`: a move `sq[/eval[/time]]` in any case, or a pass `PA`
 //!   or `pass` (any case), with the colour the tag names; evaluations and
-//!   times go to [`GameRecord::notes`].
+//!   times go to [`GameRecord::notes`](crate::GameRecord::notes).
 //! - `RE[+6.000]` Black's margin with an optional `:r` (resigned), `:t`
 //!   (time) or `:s` (mutual score); `RE[?]` is no result. A value that is
 //!   not a margin within ±64 (Edax writes `RE[-127.000]` for "no result")
@@ -36,6 +42,9 @@
 //! GGS writes it (`+2.000`, `-22.870:r`). Passes a record leaves out (a
 //! transcript, WTHOR) are written too, as GGS does: GGF readers such as
 //! NBoard's play each move for the side to move whatever its tag says.
+//! A game on another board is written back as it was read: its `TY`, its
+//! `BO` value, its moves with the colours of the record (`TY[10]` and no
+//! `BO` for one from a format without GGF's board notation).
 
 use crate::formats::features::{Check, Feature, Features};
 use crate::formats::format::{Format, FormatInfo, TextFormat};
@@ -55,7 +64,7 @@ pub use read::Reader;
 pub use syntax::{GameType, MAX_GAME_BYTES};
 pub use write::{write_game, write_record};
 
-use write::{raw_margin, writable_name};
+use write::{is_ggf_board, raw_margin, writable_name};
 
 /// Whether the first bytes look like GGF: optional blanks and a match
 /// count, then `(;`, and a `GM[Othello]` tag in the head (SGF also opens
@@ -91,7 +100,6 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::Comments,
         Feature::Nags,
         Feature::Variations,
-        Feature::OtherBoard,
     ]),
     checks: &[
         Check {
@@ -114,6 +122,15 @@ pub const INFO: FormatInfo = FormatInfo {
             applies: |g| match g.record.result.map(|r| r.value) {
                 Some(ResultValue::Margin(m)) => !m.is_finite() || m.abs() > 64.0,
                 _ => false,
+            },
+        },
+        Check {
+            loss: "start positions of other board sizes in another notation",
+            applies: |g| {
+                g.record
+                    .other_board
+                    .as_ref()
+                    .is_some_and(|b| !b.start.is_empty() && !is_ggf_board(b))
             },
         },
         Check {

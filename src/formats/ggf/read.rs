@@ -256,6 +256,9 @@ impl Lexer {
             value: std::mem::take(&mut self.spare.1),
             value_pos: start,
             escapes: Vec::new(),
+            type_size: None,
+            board_size: None,
+            board_text: None,
         });
     }
 

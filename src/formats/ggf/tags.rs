@@ -4,7 +4,7 @@
 use crate::formats::ggf::syntax::{decode, len32, GameType};
 use crate::game::Move;
 use crate::record::{
-    MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
+    MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
 use crate::source::{ParseError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
@@ -22,15 +22,29 @@ pub(super) fn shown(b: u8) -> String {
     }
 }
 
+/// What a `BO` value holds.
+enum BoardValue {
+    /// An 8×8 start position.
+    Eight(Position),
+    /// Another size: the squares are not read (nothing plays them).
+    Other(u8),
+}
+
+/// The size of a board kifu does not play, kept as [`OtherBoard::size`];
+/// a size beyond what a record holds is an error.
+fn other_size(size: u32) -> Result<u8, String> {
+    u8::try_from(size).map_err(|_| format!("unsupported board size {size}x{size}"))
+}
+
 /// Parses a `BO` value: size, 64 squares, side to move.
-fn parse_board(value: &str) -> Result<Position, String> {
+fn parse_board(value: &str) -> Result<BoardValue, String> {
     let mut fields = value.split_ascii_whitespace();
     let size_text = fields.next().ok_or("empty board")?;
     let size: u32 = size_text
         .parse()
         .map_err(|_| format!("unreadable board size {size_text}"))?;
     if size != 8 {
-        return Err(format!("unsupported board size {size}x{size}"));
+        return other_size(size).map(BoardValue::Other);
     }
     let cells: Vec<u8> = fields.flat_map(str::bytes).collect();
     let side_of = |c: u8| match c {
@@ -60,7 +74,7 @@ fn parse_board(value: &str) -> Result<Position, String> {
     }
     // Each square went to at most one of the two sets.
     let board = Board::new(Bitboard(black), Bitboard(white)).ok_or("overlapping discs")?;
-    Ok(Position::new(board, side))
+    Ok(BoardValue::Eight(Position::new(board, side)))
 }
 
 /// Parses an `RE` value into a result; `None` for `?` and for anything
@@ -271,6 +285,12 @@ pub(super) struct Draft {
     pub(super) value_pos: Span,
     /// Offsets in `value` of the characters that followed a backslash.
     pub(super) escapes: Vec<usize>,
+    /// A board size other than 8 given by `TY`.
+    pub(super) type_size: Option<u8>,
+    /// A board size other than 8 given by `BO`.
+    pub(super) board_size: Option<u8>,
+    /// The `BO` value as written: the start of a game on another board.
+    pub(super) board_text: Option<String>,
 }
 
 impl Draft {
@@ -348,19 +368,25 @@ impl Draft {
                     )
                 })?;
                 if ty.size != 8 {
-                    let n = ty.size;
-                    return Err(ParseError::at(
-                        pos.with_len(len32(value.len())),
-                        format!("unsupported board size {n}x{n}"),
-                    ));
+                    let size = other_size(ty.size)
+                        .map_err(|m| ParseError::at(pos.with_len(len32(value.len())), m))?;
+                    self.type_size = Some(size);
                 }
                 if ty.anti {
                     record.rules = Rules::Anti;
                 }
             }
             b"BO" => {
-                record.start = parse_board(&decode(value))
-                    .map_err(|m| ParseError::at(pos.with_len(len32(value.len())), m))?;
+                let text = decode(value);
+                match parse_board(&text)
+                    .map_err(|m| ParseError::at(pos.with_len(len32(value.len())), m))?
+                {
+                    BoardValue::Eight(start) => record.start = start,
+                    BoardValue::Other(size) => self.board_size = Some(size),
+                }
+                // Kept (it is already made) in case `TY` names another
+                // board: that game's start is this value as written.
+                self.board_text = Some(text);
             }
             b"RE" => {
                 let text = decode(value);
@@ -377,6 +403,13 @@ impl Draft {
     pub(super) fn finish(mut self) -> GameRecord {
         if !self.any_note {
             self.record.notes.clear();
+        }
+        // `BO` is the board played on; `TY` may name another size alone.
+        if let Some(size) = self.board_size.or(self.type_size) {
+            self.record.other_board = Some(OtherBoard {
+                size,
+                start: self.board_text.take().unwrap_or_default(),
+            });
         }
         if self.text_ok {
             while self.text.last().is_some_and(|c| matches!(c, b'\r' | b'\n')) {

@@ -5,7 +5,7 @@ use crate::formats::ggf::syntax::MAX_TEXT;
 use crate::formats::ggf::tags::{note_number, plain_decimal};
 use crate::formats::ggf::{sniff, write_record, GameType, Reader, MAX_GAME_BYTES};
 use crate::game::{Move, Status, Winner};
-use crate::record::{MoveNote, RecordedResult, ResultKind, ResultValue, Rules, Token};
+use crate::record::{MoveNote, OtherBoard, RecordedResult, ResultKind, ResultValue, Rules, Token};
 use crate::source::Span;
 use crate::testkit::Rng;
 use crate::{Color, GameRecord};
@@ -85,10 +85,17 @@ pub(super) fn assert_round_trip(record: &GameRecord) {
     assert_eq!(back.moves, record.moves, "{text}");
     assert_eq!(back.unreadable, record.unreadable, "{text}");
     assert_eq!(back.notes, record.notes, "{text}");
-    assert_eq!(back.tags, record.tags, "{text}");
+    let mut tags = back.tags.clone();
+    assert!(
+        same_date(tags.date.as_deref(), record.tags.date.as_deref()),
+        "{text}"
+    );
+    tags.date.clone_from(&record.tags.date);
+    assert_eq!(tags, record.tags, "{text}");
     assert_eq!(back.result, record.result, "{text}");
     assert_eq!(back.start, record.start, "{text}");
     assert_eq!(back.rules, record.rules, "{text}");
+    assert_eq!(back.other_board, record.other_board, "{text}");
     assert_eq!(back.defect, None, "{text}");
     assert_eq!(written(&back), text);
 }
@@ -313,13 +320,61 @@ fn anti_type_sets_the_rules_and_is_kept_verbatim() {
 }
 
 #[test]
-fn other_board_sizes_are_unsupported() {
-    let g = one("(;GM[Othello]PB[x]TY[4]BO[4 ---- -O*- -*O- ---- *]B[a2];)");
-    assert_eq!(defect(&g), (1, 22, "unsupported board size 4x4"));
+fn other_board_sizes_keep_their_game_and_replay_as_unsupported() {
+    let four = "4 ---- -O*- -*O- ---- *";
+    let g = one(&format!(
+        "(;GM[Othello]PB[x]TY[4]RE[-2.00]BO[{four}]B[A2//7.5]W[a1]B[pass]W[d4];)"
+    ));
+    assert_eq!(g.defect, None);
+    let other = |size, start: &str| {
+        Some(OtherBoard {
+            size,
+            start: start.into(),
+        })
+    };
+    assert_eq!(g.other_board, other(4, four));
     assert_eq!(g.tags.black.as_deref(), Some("x"));
+    assert_eq!(extra(&g), [("TY", "4")]);
+    assert_eq!(
+        g.result,
+        Some(RecordedResult::new(ResultValue::Margin(-2.0)))
+    );
+    assert_eq!(
+        (moves(&g).as_str(), colors(&g).as_str()),
+        ("a2 a1 pass d4", "BWBW")
+    );
+    assert_eq!(g.notes[0].time, Some(7.5));
+    assert_spans_match_source(&g);
+    let report = g.replay();
+    assert_eq!(report.status(), Status::Invalid);
+    let error = report.error.unwrap();
+    assert_eq!(error.reason(), "unsupported board size 4x4");
+    assert_eq!(error.span(&g), Some(Span::new(0, 1, 1, 1)));
+
+    // `BO` alone; squares past h8 are kept as written.
+    let ten = "10 ---------- *";
+    let g = one(&format!("(;GM[Othello]BO[{ten}]B[j10]W[a2];)"));
+    assert_eq!(g.other_board, other(10, ten));
+    assert_eq!(g.unreadable, [(0, "j10".into())]);
+    assert_eq!(
+        g.replay().error.unwrap().reason(),
+        "unsupported board size 10x10"
+    );
+    // `TY` alone; `TY` with an 8×8 `BO`, which is then the start as written.
+    let g = one("(;GM[Othello]TY[6a]B[a2];)");
+    assert_eq!((g.other_board, g.rules), (other(6, ""), Rules::Anti));
+    let g = one(&format!("(;GM[Othello]TY[4]{STD_BO};)"));
+    assert_eq!(g.other_board, other(4, &STD_BO[3..STD_BO.len() - 1]));
+    // `BO` names the board played on when `TY` says another size.
+    let g = one(&format!("(;GM[Othello]TY[6]BO[{four}];)"));
+    assert_eq!(g.other_board, other(4, four));
+
+    // A size no record holds, an unreadable type: defects.
+    let g = one("(;GM[Othello]TY[300]B[a2];)");
+    assert_eq!(defect(&g), (1, 17, "unsupported board size 300x300"));
     assert!(g.moves.is_empty());
-    let g = one("(;GM[Othello]BO[10 ---------- *]B[a2];)");
-    assert_eq!(defect(&g), (1, 17, "unsupported board size 10x10"));
+    let g = one("(;GM[Othello]BO[256 *]B[a2];)");
+    assert_eq!(defect(&g), (1, 17, "unsupported board size 256x256"));
     let g = one("(;GM[Othello]TY[8x]B[a2];)");
     assert_eq!(defect(&g), (1, 17, "unreadable game type TY[8x]"));
     assert_eq!(
@@ -520,12 +575,7 @@ fn broken_fixture_defects_and_resynchronisation() {
                 String::new(),
                 d(5, 6, 5, "not an Othello game: GM[Chess]")
             ),
-            (
-                6,
-                Some(6),
-                String::new(),
-                d(6, 17, 1, "unsupported board size 4x4")
-            ),
+            (6, Some(6), "a2".into(), None),
             (
                 7,
                 Some(7),
@@ -561,6 +611,12 @@ fn broken_fixture_defects_and_resynchronisation() {
     assert_eq!(
         report.error.unwrap().reason(),
         "game not closed: missing `;)`"
+    );
+    // A game on another board is read whole, invalid in its replay.
+    assert_eq!(games[5].other_board.as_ref().map(|b| b.size), Some(4));
+    assert_eq!(
+        games[5].replay().error.unwrap().reason(),
+        "unsupported board size 4x4"
     );
 }
 

@@ -2,7 +2,7 @@
 
 use crate::formats::ggf::syntax::{GameType, MAX_NAME};
 use crate::game::{Move, Status};
-use crate::record::{ResultKind, ResultValue, Rules, Token};
+use crate::record::{OtherBoard, ResultKind, ResultValue, Rules, Token};
 use crate::table::Game;
 use crate::{Color, GameRecord, Position, Score, Square};
 
@@ -55,8 +55,34 @@ fn type_for(record: &GameRecord, kept: Option<&str>) -> Option<String> {
             }
             None => Some(text.to_owned()),
         },
-        None => anti.then(|| "8a".to_owned()),
+        None => {
+            let other = record.other_board.as_ref();
+            let size = other.map_or(8, |b| u32::from(b.size));
+            // The `BO` written says the size, unless it is missing or in
+            // another notation.
+            let said = other.is_none_or(|b| board_size(b) == Some(size));
+            (anti || !said).then(|| {
+                GameType {
+                    size,
+                    anti,
+                    ..GameType::default()
+                }
+                .to_string()
+            })
+        }
     }
+}
+
+/// The size a kept `BO` value of a board kifu does not play starts with.
+fn board_size(other: &OtherBoard) -> Option<u32> {
+    other.start.split_ascii_whitespace().next()?.parse().ok()
+}
+
+/// Whether the start of a board kifu does not play is a `BO` value (a
+/// GGF record's, written back as it was) rather than another format's
+/// notation, which GGF cannot write.
+pub(super) fn is_ggf_board(other: &OtherBoard) -> bool {
+    board_size(other).is_some()
 }
 
 /// Black's margin for a raw disc difference, and whether it is exact: it
@@ -178,9 +204,21 @@ pub fn write_game(game: &Game<'_>, out: &mut String) {
         (None, Some(kept)) => push_tag(out, "RE", kept),
         (None, None) => out.push_str("RE[?]"),
     }
-    push_board(out, &record.start);
+    match &record.other_board {
+        None => push_board(out, &record.start),
+        Some(other) if is_ggf_board(other) => push_tag(out, "BO", &other.start),
+        Some(_) => {}
+    }
+    let mut next = record.start.side_to_move();
     for turn in record.plies(game.report) {
-        let (i, color) = (turn.index, turn.color);
+        let i = turn.index;
+        // Nothing replays a board kifu does not play: its colours are the
+        // record's own, as GGF writes them.
+        let color = match (&record.other_board, record.moves.get(i)) {
+            (Some(_), Some(m)) => m.color.unwrap_or(next),
+            _ => turn.color,
+        };
+        next = color.opponent();
         if turn.pass_before {
             out.push_str(match color {
                 Color::Black => "W[PA]",

@@ -1,13 +1,14 @@
 //! Tests of the GGF writer, round trips, and the corpus.
 
 use crate::formats::ggf::tests::{
-    assert_round_trip, assert_spans_match_source, colors, corpus_games, defect, extra, moves, one,
+    assert_round_trip, assert_spans_match_source, colors, corpus_games, extra, moves, one,
     same_date, written, STD_BO,
 };
 use crate::formats::Format;
 use crate::game::{Move, Status, Winner};
 use crate::record::{
-    MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
+    GameError, MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules,
+    Token,
 };
 use crate::testkit::{corpus, decorate, random_moves, Play, Rng};
 use crate::{GameRecord, Score, Square};
@@ -197,6 +198,54 @@ fn writer_escapes_and_skips_unwritable_tags() {
     );
 }
 
+#[test]
+fn other_board_sizes_write_back_as_they_were() {
+    let four = "(;GM[Othello]PB[x]TY[4]RE[-2.00]BO[4 ---- -O*- -*O- ---- *]\
+                B[A2//7.5]W[a1]B[pass]W[d4];)";
+    let ten = "(;GM[Othello]BO[10 ---------- *]B[j10]B[a2/1];)";
+    let expected = [
+        "(;GM[Othello]PB[x]TY[4]RE[-2.000]BO[4 ---- -O*- -*O- ---- *]\
+         B[a2//7.5]W[a1]B[PA]W[d4];)\n",
+        // Colours as the record gives them: nothing replays this board.
+        "(;GM[Othello]RE[?]BO[10 ---------- *]B[j10]B[a2/1];)\n",
+    ];
+    for (text, expected) in [four, ten].into_iter().zip(expected) {
+        let g = one(text);
+        assert_eq!(written(&g), expected);
+        assert_round_trip(&g);
+        assert_eq!(Format::Ggf.losses_of(&g), Vec::<&str>::new());
+    }
+
+    // From other formats: the size alone, or a start GGF cannot write.
+    let mut g = GameRecord::default();
+    for name in ["a1", "b2"] {
+        g.moves
+            .push(RecordedMove::new(Move::Play(name.parse().unwrap())));
+    }
+    let other = |start: &str| {
+        Some(OtherBoard {
+            size: 10,
+            start: start.into(),
+        })
+    };
+    g.other_board = other("");
+    let text = written(&g);
+    assert_eq!(text, "(;GM[Othello]TY[10]RE[?]B[a1]W[b2];)\n");
+    let back = one(&text);
+    assert_eq!(
+        (&back.other_board, extra(&back)),
+        (&other(""), vec![("TY", "10")])
+    );
+    assert_eq!(Format::Ggf.losses_of(&g), Vec::<&str>::new());
+    g.other_board = other("SZ[10]");
+    g.rules = Rules::Anti;
+    assert_eq!(written(&g), "(;GM[Othello]TY[10a]RE[?]B[a1]W[b2];)\n");
+    assert_eq!(
+        Format::Ggf.losses_of(&g),
+        ["start positions of other board sizes in another notation"]
+    );
+}
+
 /// The newlines a written game holds: those of its values (the writer
 /// keeps them; a game may span lines).
 fn newlines_in_values(record: &GameRecord) -> usize {
@@ -367,7 +416,11 @@ fn corpus_files_read_replay_and_round_trip() {
             total += 1;
             assert_spans_match_source(g);
             let report = g.replay();
-            if g.extra_type() == Some("4") {
+            if let Some(board) = &g.other_board {
+                let reason = report.error.as_ref().map(GameError::reason);
+                let expected = format!("unsupported board size {0}x{0}", board.size);
+                assert_eq!(reason, Some(expected), "{name} #{}", g.origin.index);
+                assert_round_trip(g);
                 continue;
             }
             assert_eq!(report.error, None, "{name} #{}", g.origin.index);
@@ -426,9 +479,30 @@ fn corpus_nboard_test2_sizes_and_komi() {
     let Some(dir) = corpus() else { return };
     let games = corpus_games(&dir, "ggf/nboard-test2.ggf");
     let four = &games[0];
-    assert_eq!(defect(four), (1, 90, "unsupported board size 4x4"));
-    assert_eq!(four.replay().status(), Status::Invalid);
+    assert_eq!(four.defect, None);
+    assert_eq!(
+        four.other_board,
+        Some(OtherBoard {
+            size: 4,
+            start: "4 ---- -O*- -*O- ---- *".into()
+        })
+    );
+    assert_eq!(moves(four), "a2 a1 c4 d2 d1 d4 d3 a3 b1 c1 pass b4 a4");
+    assert_eq!(colors(four), "BWBWBWBWBWBWB");
+    assert_eq!(four.notes[10].time, Some(4.23));
+    let report = four.replay();
+    assert_eq!(report.status(), Status::Invalid);
+    assert_eq!(report.error.unwrap().reason(), "unsupported board size 4x4");
     assert_eq!(four.tags.date.as_deref(), Some("947375357"));
+    // Written back as it was, but for the spelling of moves and numbers.
+    assert_eq!(
+        written(four),
+        "(;GM[Othello]PC[GGS/os]DT[947375357]PB[james]PW[anton]RB[1720]RW[1720]\
+         TI[15:00//02:00]TY[4]RE[-2.000]BO[4 ---- -O*- -*O- ---- *]B[a2//7.5]W[a1//3.01]\
+         B[c4//1.8]W[d2//3.33]B[d1//2.17]W[d4//5.6]B[d3//2.01]W[a3//5.72]B[b1//2.13]\
+         W[c1//3.68]B[PA//4.23]W[b4//3.11]B[a4//1.99];)\n"
+    );
+    assert_round_trip(four);
     let komi = &games[1];
     assert_eq!(komi.defect, None);
     assert!(!komi.has_standard_start());
@@ -465,18 +539,4 @@ fn corpus_unfinished_nboard_and_edax_games() {
     assert_eq!(moves(edax), "f5 d6 c3 d3 c4");
     assert_eq!((edax.result, extra(edax)), (None, vec![("RE", "-127.000")]));
     assert!(written(edax).contains("RE[-127.000]"));
-}
-
-trait TypeTag {
-    fn extra_type(&self) -> Option<&str>;
-}
-
-impl TypeTag for GameRecord {
-    fn extra_type(&self) -> Option<&str> {
-        self.tags
-            .extra
-            .iter()
-            .find(|(n, _)| n == "TY")
-            .map(|(_, v)| v.as_str())
-    }
 }
