@@ -37,11 +37,24 @@
 //!
 //! Write: one game per line, `(;GM[Othello]PC[..]DT[..]EV[..]PB[..]PW[..]
 //! RB[..]RW[..]<other tags>TY[..]RE[..]BO[8 …]B[f5//0.01]W[d6]…;)`: moves
-//! in lowercase with the colour the replay gives them, passes as `PA`,
-//! notes as `/eval/time`, the result as a margin with three decimals as
-//! GGS writes it (`+2.000`, `-22.870:r`). Passes a record leaves out (a
-//! transcript, WTHOR) are written too, as GGS does: GGF readers such as
-//! NBoard's play each move for the side to move whatever its tag says.
+//! in lowercase with the colour the replay gives them, notes as
+//! `/eval/time`, the result as a margin with three decimals as GGS writes
+//! it (`+2.000`, `-22.870:r`).
+//!
+//! `DT` is written in a form no GGF reader takes for another date: GGF
+//! readers take a bare number for Unix seconds, so `2004` is written
+//! `2004.??.??`, a month `2004.05.??`, a day `2004.05.12`, a date with a
+//! time in GGS's form `2003.12.15_12:33:18.MST` (the zone as recorded; a
+//! numeric offset turned to UTC, `…_22:30:00.UTC`). Unix seconds, GGF's
+//! other form, and a date in no known form are written as they are.
+//!
+//! Passes are written as `PA`, with their notes — also the passes a record
+//! leaves out (a transcript, WTHOR), which GGS writes too (its archives
+//! spell them `B[pass]`): GGF readers such as NBoard's play each move for
+//! the side to move whatever its `B`/`W` tag says, so a game without its
+//! passes would read back with the wrong colours. A pass the writer adds
+//! has no note; the notes of the moves stay with their moves.
+//!
 //! A game on another board is written back as it was read: its `TY`, its
 //! `BO` value, its moves with the colours of the record (`TY[10]` and no
 //! `BO` for one from a format without GGF's board notation).

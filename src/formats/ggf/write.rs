@@ -1,5 +1,8 @@
 //! The GGF writer: one game a line.
 
+use std::borrow::Cow;
+
+use crate::date::RecordDate;
 use crate::formats::ggf::syntax::{GameType, MAX_NAME};
 use crate::game::{Move, Status};
 use crate::record::{OtherBoard, ResultKind, ResultValue, Rules, Token};
@@ -133,6 +136,55 @@ fn result_text(game: &Game<'_>) -> Option<String> {
     Some(text)
 }
 
+/// The `DT` value of a date as a record writes it: a form no GGF reader
+/// takes for another date. A bare number is Unix seconds to GGF readers,
+/// so a year alone is written `2004.??.??`, a month `2004.05.??`, a day
+/// `2004.05.12`, a time in GGS's form `2003.12.15_12:33:18.MST` (the zone
+/// as recorded, a numeric offset turned to UTC). Unix seconds, GGF's own
+/// other form, and a date in no known form stay as written.
+fn date_text(text: &str) -> Cow<'_, str> {
+    let trimmed = text.trim();
+    if trimmed.len() >= 9 && trimmed.bytes().all(|b| b.is_ascii_digit()) {
+        return Cow::Borrowed(text);
+    }
+    let Some(date) = RecordDate::parse(text) else {
+        return Cow::Borrowed(text);
+    };
+    let name = zone_name(trimmed);
+    let date = if date.offset.is_some() && name.is_none() {
+        let utc = date.to_utc();
+        if utc.offset != Some(0) {
+            // Past year 9999 in UTC: no form but the record's own.
+            return Cow::Borrowed(text);
+        }
+        utc
+    } else {
+        date
+    };
+    let y = date.year;
+    Cow::Owned(match (date.month, date.day, date.time) {
+        (None, _, _) => format!("{y:04}.??.??"),
+        (Some(mo), None, _) => format!("{y:04}.{mo:02}.??"),
+        (Some(mo), Some(d), None) => format!("{y:04}.{mo:02}.{d:02}"),
+        (Some(mo), Some(d), Some((h, mi, s))) => {
+            let zone = match date.offset {
+                Some(_) => format!(".{}", name.unwrap_or("UTC")),
+                None => String::new(),
+            };
+            format!("{y:04}.{mo:02}.{d:02}_{h:02}:{mi:02}:{s:02}{zone}")
+        }
+    })
+}
+
+/// The zone name a date ends with (`MST`, `GMT`); not `Z`, UTC's letter.
+fn zone_name(date: &str) -> Option<&str> {
+    let start = date
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .len();
+    let name = date.get(start..)?;
+    (!name.is_empty() && !name.eq_ignore_ascii_case("z")).then_some(name)
+}
+
 /// Writes the `BO` value of a position.
 fn push_board(out: &mut String, position: &Position) {
     out.push_str("BO[8");
@@ -163,9 +215,13 @@ pub fn write_game(game: &Game<'_>, out: &mut String) {
     let record = game.record;
     let tags = &record.tags;
     out.push_str("(;GM[Othello]");
+    if let Some(site) = &tags.site {
+        push_tag(out, "PC", site);
+    }
+    if let Some(date) = &tags.date {
+        push_tag(out, "DT", &date_text(date));
+    }
     for (name, value) in [
-        ("PC", &tags.site),
-        ("DT", &tags.date),
         ("EV", &tags.event),
         ("PB", &tags.black),
         ("PW", &tags.white),
