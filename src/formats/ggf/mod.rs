@@ -35,7 +35,7 @@
 //! reads a backslash as escaping the next character (as SGF does) so that
 //! its writer can keep `[`, `]` or `(;` inside a value.
 //!
-//! Write: one game per line, `(;GM[Othello]PC[..]DT[..]EV[..]PB[..]PW[..]
+//! Write: one game per line (a line break in a value is kept), `(;GM[Othello]PC[..]DT[..]EV[..]PB[..]PW[..]
 //! RB[..]RW[..]<other tags>TY[..]RE[..]BO[8 …]B[f5//0.01]W[d6]…;)`: moves
 //! in lowercase with the colour the replay gives them, notes as
 //! `/eval/time`, the result as a margin with three decimals as GGS writes
@@ -51,9 +51,9 @@
 //! Passes are written as `PA`, with their notes — also the passes a record
 //! leaves out (a transcript, WTHOR), which GGS writes too (its archives
 //! spell them `B[pass]`): GGF readers such as NBoard's play each move for
-//! the side to move whatever its `B`/`W` tag says, so a game without its
-//! passes would read back with the wrong colours. A pass the writer adds
-//! has no note; the notes of the moves stay with their moves.
+//! the side to move whatever its `B`/`W` tag says, so without its pass a
+//! game would have its next move played by the side that must pass. A
+//! pass the writer adds has no note; the notes stay with their moves.
 //!
 //! A game on another board is written back as it was read: its `TY`, its
 //! `BO` value, its moves with the colours of the record (`TY[10]` and no

@@ -442,9 +442,23 @@ fn moves_in_any_case_with_passes_and_unreadable_tokens() {
     assert_eq!(g.moves[7].token, Token::Unreadable);
     assert_eq!(g.moves[8].token, Token::Unreadable);
     assert_eq!(g.unreadable, [(7, "z9".into()), (8, "".into())]);
-    assert_eq!(g.notes[3].time, Some(3.107));
-    assert_eq!((g.notes[4].eval, g.notes[4].time), (Some(1.0), Some(2.0)));
-    assert_eq!(g.notes[7].eval, Some(1.5));
+    // One note per token, passes included.
+    let note = |eval, time| MoveNote { eval, time };
+    let none = MoveNote::default();
+    assert_eq!(
+        g.notes,
+        [
+            none,
+            none,
+            none,
+            note(None, Some(3.107)),
+            note(Some(1.0), Some(2.0)),
+            none,
+            none,
+            note(Some(1.5), None),
+            none
+        ]
+    );
     assert_spans_match_source(&g);
     let report = g.replay();
     assert_eq!(report.error.unwrap().move_number(), Some(3));

@@ -11,7 +11,7 @@ use crate::record::{
     GameError, MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules,
     Token,
 };
-use crate::testkit::{corpus, decorate, random_moves, Play, Rng};
+use crate::testkit::{corpus, decorate, random_moves, transcript, Play, Rng};
 use crate::{GameRecord, Score, Square};
 
 #[test]
@@ -394,6 +394,68 @@ fn random_games_round_trip() {
     }
     // The seed gives games that keep everything and games that lose some.
     assert_eq!((lost_any, dates_rewritten), (255, 64));
+}
+
+#[test]
+fn passes_keep_their_notes_and_notes_stay_with_their_moves() {
+    // A game whose record leaves out two passes (Black has no move before
+    // White's a1 and b1), with a note on every move.
+    let lines = include_str!("../../../fixtures/transcripts/example.txt");
+    let line = lines.lines().filter(|l| !l.starts_with('#')).nth(2);
+    let mut g = transcript(line.unwrap());
+    g.notes = (0..g.moves.len())
+        .map(|i| MoveNote {
+            eval: Some(i as f64),
+            time: (i % 2 == 0).then_some(0.5),
+        })
+        .collect();
+    let report = g.replay();
+    let passes: Vec<usize> = (0..g.moves.len())
+        .filter(|&i| report.implicit_passes >> i & 1 == 1)
+        .collect();
+    assert_eq!(passes, [58, 59]);
+    let text = written(&g);
+    assert!(
+        text.ends_with("B[b2/56/0.5]W[f2/57]B[PA]W[a1/58/0.5]B[PA]W[b1/59];)\n"),
+        "{text}"
+    );
+
+    // Read back: a pass without a note before the move the replay passed
+    // before; every other note with its move.
+    let back = one(&text);
+    let mut tokens = Vec::new();
+    let mut notes = Vec::new();
+    for (i, (m, note)) in g.moves.iter().zip(&g.notes).enumerate() {
+        if passes.contains(&i) {
+            tokens.push(Token::Move(Move::Pass));
+            notes.push(MoveNote::default());
+        }
+        tokens.push(m.token);
+        notes.push(*note);
+    }
+    assert_eq!(
+        back.moves.iter().map(|m| m.token).collect::<Vec<_>>(),
+        tokens
+    );
+    assert_eq!(back.notes, notes);
+    assert_eq!(
+        (back.replay().finish, back.replay().error),
+        (report.finish, None)
+    );
+    assert_eq!(written(&back), text);
+
+    // An explicit pass keeps its note, read and written.
+    let mut back = back;
+    back.notes[58] = MoveNote {
+        eval: Some(-1.5),
+        time: Some(3.107),
+    };
+    let text = written(&back);
+    assert!(
+        text.contains("W[f2/57]B[PA/-1.5/3.107]W[a1/58/0.5]"),
+        "{text}"
+    );
+    assert_eq!(one(&text).notes, back.notes);
 }
 
 #[test]
