@@ -5,12 +5,14 @@ use crate::formats::ggf::tests::{
     assert_round_trip, assert_spans_match_source, colors, corpus_games, extra, moves, one,
     same_date, written, STD_BO,
 };
+use crate::formats::ggf::write_game;
 use crate::formats::Format;
 use crate::game::{Move, Status, Winner};
 use crate::record::{
     GameError, MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules,
     Token,
 };
+use crate::table::Game;
 use crate::testkit::{corpus, decorate, random_moves, transcript, Play, Rng};
 use crate::{GameRecord, Score, Square};
 
@@ -394,6 +396,21 @@ fn random_games_round_trip() {
     }
     // The seed gives games that keep everything and games that lose some.
     assert_eq!((lost_any, dates_rewritten), (255, 64));
+}
+
+#[test]
+fn the_writer_takes_colours_and_passes_from_the_games_replay() {
+    // `write_game` does not replay: a pass the report puts before d6 (no
+    // real replay would) is written, and the colours follow it.
+    let g = transcript("f5d6c3");
+    let mut report = g.replay();
+    report.implicit_passes = 0b10;
+    let mut out = String::new();
+    write_game(&Game::new("", &g, &report), &mut out);
+    assert_eq!(
+        out,
+        format!("(;GM[Othello]RE[?]{STD_BO}B[f5]W[PA]B[d6]W[c3];)\n")
+    );
 }
 
 #[test]
