@@ -1,0 +1,564 @@
+//! The byte-by-byte reader of GGF text.
+
+use std::io::BufRead;
+
+use crate::formats::ggf::syntax::{len32, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT};
+use crate::formats::ggf::tags::{shown, Draft};
+use crate::record::Origin;
+use crate::source::{MoveSpans, ParseError, ReadError, Span};
+use crate::GameRecord;
+
+/// Where the lexer is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// Between games.
+    Outside,
+    /// Between games, after a `(`.
+    OutsideParen(Span),
+    /// In text outside any game.
+    Stray,
+    /// In stray text, after a `(`.
+    StrayParen(Span),
+    /// In a game, between tags.
+    Tags,
+    /// Between tags, after a `(`.
+    TagsParen(Span),
+    /// Between tags, after a `;`.
+    TagsSemi(Span),
+    /// In a tag name.
+    Name,
+    /// In a tag value.
+    Value,
+    /// In a value, after a backslash.
+    ValueEscape,
+    /// In a value, after a `(`.
+    ValueParen(Span),
+    /// After a defect: looking for `;)` or the next `(;`.
+    Skip,
+    /// Skipping, after a `;`.
+    SkipSemi,
+    /// Skipping, after a `(`.
+    SkipParen(Span),
+}
+
+/// The byte-by-byte reader under [`Reader`], independent of the input.
+struct Lexer {
+    /// Position of the next byte.
+    pos: Span,
+    /// The current line so far (for a game's text), up to [`MAX_TEXT`].
+    line: Vec<u8>,
+    line_ok: bool,
+    state: State,
+    game: Option<Draft>,
+    games: u64,
+    /// A completed game not yet handed out.
+    ready: Option<GameRecord>,
+    /// Name and value buffers of the last game, reused by the next.
+    spare: (Vec<u8>, Vec<u8>),
+}
+
+/// Bytes that end a run of plain value text.
+fn value_special(b: u8) -> bool {
+    matches!(b, b']' | b'\\' | b'(' | b'[' | b'\n')
+}
+
+impl Lexer {
+    fn new() -> Lexer {
+        Lexer {
+            pos: Span::new(0, 1, 1, 0),
+            line: Vec::with_capacity(1024),
+            line_ok: true,
+            state: State::Outside,
+            game: None,
+            games: 0,
+            ready: None,
+            spare: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// Reads bytes from `chunk` until a game is complete (it is then in
+    /// `ready`) or the chunk ends; returns how many bytes were read.
+    fn feed(&mut self, chunk: &[u8]) -> usize {
+        let mut used = 0;
+        while let Some(rest) = chunk.get(used..) {
+            if matches!(self.state, State::Tags) {
+                let taken = self.whole_tag(rest);
+                if taken > 0 {
+                    used += taken;
+                    continue;
+                }
+            } else if matches!(self.state, State::Value) {
+                let run = rest
+                    .iter()
+                    .position(|&b| value_special(b))
+                    .unwrap_or(rest.len());
+                let run = self.plain_run(rest.get(..run).unwrap_or_default());
+                if run > 0 {
+                    used += run;
+                    continue;
+                }
+            }
+            let Some(&b) = rest.first() else { break };
+            self.byte(b);
+            used += 1;
+            if self.ready.is_some() {
+                break;
+            }
+        }
+        used
+    }
+
+    /// Reads a whole tag `NAME[value]` at the start of `rest` in one step
+    /// when it is all there and plain (no escapes, no newline); returns the
+    /// bytes taken, 0 to leave it to the byte-by-byte path.
+    fn whole_tag(&mut self, rest: &[u8]) -> usize {
+        let Some(game) = &mut self.game else {
+            return 0;
+        };
+        let name_len = rest
+            .iter()
+            .take(MAX_NAME + 1)
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if name_len == 0 || name_len > MAX_NAME || rest.get(name_len) != Some(&b'[') {
+            return 0;
+        }
+        let Some(after) = rest.get(name_len + 1..) else {
+            return 0;
+        };
+        let Some(value_len) = after.iter().position(|&b| value_special(b)) else {
+            return 0;
+        };
+        if after.get(value_len) != Some(&b']') {
+            return 0;
+        }
+        let total = name_len + value_len + 2;
+        if self.pos.byte + total as u64 - game.start.byte >= MAX_GAME_BYTES {
+            return 0;
+        }
+        let (Some(name), Some(value), Some(taken)) = (
+            rest.get(..name_len),
+            after.get(..value_len),
+            rest.get(..total),
+        ) else {
+            return 0;
+        };
+        game.name.clear();
+        game.name.extend_from_slice(name);
+        game.name_pos = self.pos;
+        game.value_pos = self.pos.advanced(len32(name_len + 1));
+        game.escapes.clear();
+        let applied = game.apply_tag(value);
+        let room = MAX_TEXT.saturating_sub(game.text.len());
+        game.text
+            .extend_from_slice(taken.get(..room.min(total)).unwrap_or_default());
+        if let Err(defect) = applied {
+            self.fail(defect);
+        }
+        self.advance_over(taken);
+        total
+    }
+
+    /// Moves the position over `bytes` (no newline among them) and keeps
+    /// them as part of the current line.
+    fn advance_over(&mut self, bytes: &[u8]) {
+        let room = MAX_TEXT.saturating_sub(self.line.len());
+        if room < bytes.len() {
+            self.line_ok = false;
+        }
+        self.line
+            .extend_from_slice(bytes.get(..room.min(bytes.len())).unwrap_or_default());
+        let chars = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        self.pos.column = self
+            .pos
+            .column
+            .saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
+        self.pos.byte += bytes.len() as u64;
+    }
+
+    /// Takes at once a run of value bytes without newlines or special
+    /// characters, as much of it as stays under the game cap; returns how
+    /// many bytes it took.
+    fn plain_run(&mut self, run: &[u8]) -> usize {
+        let Some(game) = &mut self.game else {
+            return 0;
+        };
+        let room = MAX_GAME_BYTES.saturating_sub(self.pos.byte + 1 - game.start.byte);
+        let run = run
+            .get(..usize::try_from(room).unwrap_or(usize::MAX).min(run.len()))
+            .unwrap_or_default();
+        game.value.extend_from_slice(run);
+        let room = MAX_TEXT.saturating_sub(game.text.len());
+        game.text
+            .extend_from_slice(run.get(..room.min(run.len())).unwrap_or_default());
+        self.advance_over(run);
+        run.len()
+    }
+
+    /// Reads one byte; a game it completes goes to `ready`.
+    fn byte(&mut self, b: u8) {
+        let pos = self.pos;
+        if let Some(game) = &mut self.game {
+            if game.text.len() < MAX_TEXT {
+                game.text.push(b);
+            }
+        }
+        self.step(b, pos);
+        if b == b'\n' {
+            self.line.clear();
+            self.line_ok = true;
+            self.pos.line = self.pos.line.saturating_add(1);
+            self.pos.column = 1;
+        } else {
+            if self.line.len() < MAX_TEXT {
+                self.line.push(b);
+            } else {
+                self.line_ok = false;
+            }
+            if b & 0xC0 != 0x80 {
+                self.pos.column = self.pos.column.saturating_add(1);
+            }
+        }
+        self.pos.byte += 1;
+    }
+
+    /// Starts a game (or a stray run) at `start`; `b` is the byte being read.
+    fn start(&mut self, start: Span, b: u8, stray: bool) {
+        self.games += 1;
+        let same_line = start.line == self.pos.line;
+        let mut text = Vec::with_capacity(if stray { 64 } else { 1024 });
+        if same_line && self.line_ok {
+            text.extend_from_slice(&self.line);
+            text.push(b);
+        }
+        let capacity = if stray { 0 } else { 64 };
+        let record = GameRecord {
+            moves: Vec::with_capacity(capacity),
+            notes: Vec::with_capacity(capacity),
+            spans: MoveSpans::Each(Vec::with_capacity(capacity)),
+            origin: Origin {
+                index: self.games,
+                line: Some(start.line),
+                byte: start.byte,
+                text: None,
+            },
+            ..GameRecord::default()
+        };
+        self.game = Some(Draft {
+            record,
+            start,
+            text,
+            text_ok: same_line && self.line_ok,
+            any_note: false,
+            stray,
+            name: std::mem::take(&mut self.spare.0),
+            name_pos: start,
+            value: std::mem::take(&mut self.spare.1),
+            value_pos: start,
+            escapes: Vec::new(),
+            type_size: None,
+            board_size: None,
+            board_text: None,
+        });
+    }
+
+    fn finish(&mut self) {
+        if let Some(mut game) = self.game.take() {
+            self.spare = (
+                std::mem::take(&mut game.name),
+                std::mem::take(&mut game.value),
+            );
+            self.ready = Some(game.finish());
+        }
+    }
+
+    /// Ends a stray run whose last byte is just before `end`.
+    fn finish_stray(&mut self, end: Span) {
+        if let Some(game) = &mut self.game {
+            let len = end.byte.saturating_sub(game.start.byte);
+            let len = u32::try_from(len).unwrap_or(u32::MAX);
+            game.set_defect(ParseError::at(
+                game.start.with_len(len),
+                "text outside a game",
+            ));
+        }
+        self.finish();
+    }
+
+    /// Sets a defect on the current game and skips to its end.
+    fn fail(&mut self, defect: ParseError) {
+        if let Some(game) = &mut self.game {
+            game.set_defect(defect);
+        }
+        self.state = State::Skip;
+    }
+
+    fn step(&mut self, b: u8, pos: Span) {
+        if let Some(game) = &self.game {
+            let skipping = matches!(
+                self.state,
+                State::Skip | State::SkipSemi | State::SkipParen(_)
+            );
+            if !game.stray && !skipping && pos.byte - game.start.byte >= MAX_GAME_BYTES {
+                self.fail(ParseError::at(pos.with_len(1), "game longer than 1 MiB"));
+            }
+        }
+        loop {
+            match self.state {
+                State::Outside => match b {
+                    b'(' => self.state = State::OutsideParen(pos),
+                    b' ' | b'\t' | b'\r' | b'\n' | 0x0c | b'0'..=b'9' => {}
+                    0xEF | 0xBB | 0xBF if pos.byte < 3 => {}
+                    _ => {
+                        self.start(pos, b, true);
+                        self.state = State::Stray;
+                    }
+                },
+                State::OutsideParen(p) => {
+                    self.start(p, b, b != b';');
+                    if b == b';' {
+                        self.state = State::Tags;
+                    } else {
+                        self.state = State::Stray;
+                        continue;
+                    }
+                }
+                State::Stray => match b {
+                    b'\n' => {
+                        self.finish_stray(pos);
+                        self.state = State::Outside;
+                    }
+                    b'(' => self.state = State::StrayParen(pos),
+                    _ => {}
+                },
+                State::StrayParen(p) => {
+                    if b == b';' {
+                        self.finish_stray(p);
+                        self.start(p, b, false);
+                        self.state = State::Tags;
+                    } else {
+                        self.state = State::Stray;
+                        continue;
+                    }
+                }
+                State::Tags => match b {
+                    b';' => self.state = State::TagsSemi(pos),
+                    b'(' => self.state = State::TagsParen(pos),
+                    _ if b.is_ascii_whitespace() => {}
+                    _ if b.is_ascii_alphanumeric() => {
+                        if let Some(game) = &mut self.game {
+                            game.name.clear();
+                            game.name.push(b);
+                            game.name_pos = pos;
+                        }
+                        self.state = State::Name;
+                    }
+                    _ => self.fail(ParseError::at(
+                        pos.with_len(1),
+                        format!("unexpected {} between tags", shown(b)),
+                    )),
+                },
+                State::TagsSemi(p) => {
+                    if b == b')' {
+                        self.finish();
+                        self.state = State::Outside;
+                    } else {
+                        self.fail(ParseError::at(p.with_len(1), "`;` not followed by `)`"));
+                        continue;
+                    }
+                }
+                State::TagsParen(p) => {
+                    if b == b';' {
+                        self.unclosed_game();
+                        self.start(p, b, false);
+                        self.state = State::Tags;
+                    } else {
+                        self.fail(ParseError::at(p.with_len(1), "unexpected `(` between tags"));
+                        continue;
+                    }
+                }
+                State::Name => {
+                    let Some(game) = &mut self.game else {
+                        self.state = State::Outside;
+                        continue;
+                    };
+                    if b == b'[' {
+                        game.value.clear();
+                        game.escapes.clear();
+                        game.value_pos = pos.advanced(1);
+                        self.state = State::Value;
+                    } else if b.is_ascii_alphanumeric() && game.name.len() < MAX_NAME {
+                        game.name.push(b);
+                    } else {
+                        let message = if b.is_ascii_alphanumeric() {
+                            format!("tag name longer than {MAX_NAME} characters")
+                        } else {
+                            format!(
+                                "expected `[` after tag {}, found {}",
+                                game.name_str(),
+                                shown(b)
+                            )
+                        };
+                        self.fail(ParseError::at(pos.with_len(1), message));
+                        continue;
+                    }
+                }
+                State::Value => {
+                    let Some(game) = &mut self.game else {
+                        self.state = State::Outside;
+                        continue;
+                    };
+                    match b {
+                        b']' => match game.end_tag() {
+                            Ok(()) => self.state = State::Tags,
+                            Err(defect) => self.fail(defect),
+                        },
+                        b'\\' => {
+                            game.escapes.push(game.value.len());
+                            self.state = State::ValueEscape;
+                        }
+                        b'(' => self.state = State::ValueParen(pos),
+                        b'[' => {
+                            game.unclosed_value();
+                            self.state = State::Skip;
+                        }
+                        _ => game.value.push(b),
+                    }
+                }
+                State::ValueEscape => {
+                    if let Some(game) = &mut self.game {
+                        game.value.push(b);
+                    }
+                    self.state = State::Value;
+                }
+                State::ValueParen(p) => {
+                    if b == b';' {
+                        if let Some(game) = &mut self.game {
+                            game.unclosed_value();
+                        }
+                        self.finish();
+                        self.start(p, b, false);
+                        self.state = State::Tags;
+                    } else {
+                        if let Some(game) = &mut self.game {
+                            game.value.push(b'(');
+                        }
+                        self.state = State::Value;
+                        continue;
+                    }
+                }
+                State::Skip => match b {
+                    b';' => self.state = State::SkipSemi,
+                    b'(' => self.state = State::SkipParen(pos),
+                    _ => {}
+                },
+                State::SkipSemi => {
+                    if b == b')' {
+                        self.finish();
+                        self.state = State::Outside;
+                    } else {
+                        self.state = State::Skip;
+                        continue;
+                    }
+                }
+                State::SkipParen(p) => {
+                    if b == b';' {
+                        self.finish();
+                        self.start(p, b, false);
+                        self.state = State::Tags;
+                    } else {
+                        self.state = State::Skip;
+                        continue;
+                    }
+                }
+            }
+            return;
+        }
+    }
+
+    /// Ends the current game for lack of its `;)`.
+    fn unclosed_game(&mut self) {
+        if let Some(game) = &mut self.game {
+            game.set_defect(ParseError::at(
+                game.start.with_len(2),
+                "game not closed: missing `;)`",
+            ));
+        }
+        self.finish();
+    }
+
+    /// The end of the input: completes what is open.
+    fn end(&mut self) -> Option<GameRecord> {
+        let state = std::mem::replace(&mut self.state, State::Outside);
+        match state {
+            State::Outside => {}
+            State::OutsideParen(p) => {
+                self.start(p, b'(', true);
+                if let Some(game) = &mut self.game {
+                    game.text.pop();
+                }
+                self.finish_stray(self.pos)
+            }
+            State::Stray | State::StrayParen(_) => self.finish_stray(self.pos),
+            State::Tags | State::TagsParen(_) | State::TagsSemi(_) | State::Name => {
+                self.unclosed_game()
+            }
+            State::Value | State::ValueEscape | State::ValueParen(_) => {
+                if let Some(game) = &mut self.game {
+                    game.unclosed_value();
+                }
+                self.finish()
+            }
+            State::Skip | State::SkipSemi | State::SkipParen(_) => self.finish(),
+        }
+        self.ready.take()
+    }
+}
+
+/// Streams games from GGF text, chunk by chunk: memory stays bounded by
+/// one game ([`MAX_GAME_BYTES`]) whatever the size of the input.
+pub struct Reader<R> {
+    input: R,
+    lexer: Lexer,
+    done: bool,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// Reads from `input`.
+    pub fn new(input: R) -> Reader<R> {
+        Reader {
+            input,
+            lexer: Lexer::new(),
+            done: false,
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<GameRecord, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(ReadError::Io(e)));
+                }
+            };
+            if chunk.is_empty() {
+                self.done = true;
+                return self.lexer.end().map(Ok);
+            }
+            let used = self.lexer.feed(chunk);
+            self.input.consume(used);
+            if let Some(record) = self.lexer.ready.take() {
+                return Some(Ok(record));
+            }
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! What the tag values of a game mean: the `Draft` a game is read into,
+//! and the readers of `BO`, `RE` and `B`/`W` values.
+
+use crate::formats::ggf::syntax::{decode, len32, GameType};
+use crate::game::Move;
+use crate::record::{
+    MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
+};
+use crate::source::{ParseError, Span};
+use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
+
+/// How a byte reads in a message.
+pub(super) fn shown(b: u8) -> String {
+    if b == b' ' {
+        "a space".into()
+    } else if b == b'\n' || b == b'\r' {
+        "the end of the line".into()
+    } else if b.is_ascii_graphic() {
+        format!("`{}`", char::from(b))
+    } else {
+        format!("byte 0x{b:02x}")
+    }
+}
+
+/// What a `BO` value holds.
+enum BoardValue {
+    /// An 8×8 start position.
+    Eight(Position),
+    /// Another size: the squares are not read (nothing plays them).
+    Other(u8),
+}
+
+/// The size of a board kifu does not play, kept as [`OtherBoard::size`];
+/// a size beyond what a record holds is an error.
+fn other_size(size: u32) -> Result<u8, String> {
+    u8::try_from(size).map_err(|_| format!("unsupported board size {size}x{size}"))
+}
+
+/// Parses a `BO` value: size, 64 squares, side to move.
+fn parse_board(value: &str) -> Result<BoardValue, String> {
+    let mut fields = value.split_ascii_whitespace();
+    let size_text = fields.next().ok_or("empty board")?;
+    let size: u32 = size_text
+        .parse()
+        .map_err(|_| format!("unreadable board size {size_text}"))?;
+    if size != 8 {
+        return other_size(size).map(BoardValue::Other);
+    }
+    let cells: Vec<u8> = fields.flat_map(str::bytes).collect();
+    let side_of = |c: u8| match c {
+        b'*' | b'X' | b'x' => Some(Color::Black),
+        b'O' | b'o' => Some(Color::White),
+        _ => None,
+    };
+    let (board_cells, side) = match cells.split_last() {
+        Some((&last, rest)) if rest.len() == 64 => (rest, last),
+        _ if cells.len() == 64 => return Err("missing the side to move after the board".into()),
+        _ => {
+            let n = cells.len().saturating_sub(1);
+            return Err(format!("board has {n} squares, expected 64"));
+        }
+    };
+    let side = side_of(side)
+        .ok_or_else(|| format!("expected the side to move (* or O), found {}", shown(side)))?;
+    let mut black = 0u64;
+    let mut white = 0u64;
+    for (square, &c) in Square::all().zip(board_cells) {
+        match c {
+            b'-' | b'.' => {}
+            b'*' | b'X' | b'x' => black |= square.mask(),
+            b'O' | b'o' => white |= square.mask(),
+            _ => return Err(format!("unreadable board square {} at {square}", shown(c))),
+        }
+    }
+    // Each square went to at most one of the two sets.
+    let board = Board::new(Bitboard(black), Bitboard(white)).ok_or("overlapping discs")?;
+    Ok(BoardValue::Eight(Position::new(board, side)))
+}
+
+/// Parses an `RE` value into a result; `None` for `?` and for anything
+/// that is not a margin within ±64.
+fn parse_result(value: &str) -> Option<RecordedResult> {
+    let text = value.trim();
+    let (number, flag) = match text.split_once(':') {
+        Some((n, f)) => (n, Some(f.trim())),
+        None => (text, None),
+    };
+    let kind = match flag.map(str::to_ascii_lowercase).as_deref() {
+        None => ResultKind::Score,
+        Some("r") => ResultKind::Resigned,
+        Some("t") => ResultKind::Time,
+        Some("s") => ResultKind::Mutual,
+        Some(_) => return None,
+    };
+    let number = number.trim();
+    if !number.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '+' | '-' | '.')) {
+        return None;
+    }
+    let margin: f64 = number.parse().ok()?;
+    if !margin.is_finite() || margin.abs() > 64.0 {
+        return None;
+    }
+    Some(RecordedResult {
+        value: ResultValue::Margin(margin),
+        kind,
+    })
+}
+
+/// An optional number of a move value (`2.39`, empty).
+pub(super) fn note_number(part: &[u8]) -> Result<Option<f64>, ()> {
+    let part = part.trim_ascii();
+    if part.is_empty() {
+        return Ok(None);
+    }
+    if let Some(x) = plain_decimal(part) {
+        return Ok(Some(x));
+    }
+    match std::str::from_utf8(part).map(str::parse::<f64>) {
+        Ok(Ok(x)) if x.is_finite() => Ok(Some(x)),
+        _ => Err(()),
+    }
+}
+
+/// Exact powers of ten as `f64`.
+const POWERS_OF_TEN: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// A signed decimal of at most 15 digits (`-2.39`, `0.01`), the common
+/// case of GGF notes, read without the general parser. Both the digits as
+/// an integer and the power of ten are exact doubles, so one division
+/// rounds correctly: the result is the one `str::parse` gives.
+pub(super) fn plain_decimal(text: &[u8]) -> Option<f64> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, text),
+    };
+    let mut mantissa = 0u64;
+    let mut count = 0;
+    let mut decimals = 0usize;
+    let mut dot = false;
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(c - b'0');
+                count += 1;
+                decimals += usize::from(dot);
+            }
+            b'.' if !dot => dot = true,
+            _ => return None,
+        }
+        if count > 15 {
+            return None;
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    // At most 15 digits: the mantissa is below 2^53, hence exact.
+    let value = mantissa as f64 / POWERS_OF_TEN.get(decimals).copied()?;
+    Some(if negative { -value } else { value })
+}
+
+/// What one `B`/`W` value holds.
+struct ParsedMove {
+    token: Token,
+    /// The text of an unreadable token.
+    text: Option<Box<str>>,
+    note: MoveNote,
+    span: Span,
+}
+
+/// The source position of byte `offset` of a value that starts at
+/// `start`, going over the backslashes (dropped before the offsets in
+/// `escapes`) and newlines before it.
+fn value_source(start: Span, escapes: &[usize], value: &[u8], offset: usize) -> Span {
+    let simple = escapes.is_empty()
+        && value
+            .get(..offset)
+            .is_some_and(|v| v.iter().all(|&b| b.is_ascii() && b != b'\n'));
+    if simple {
+        return start.advanced(len32(offset));
+    }
+    let mut pos = start;
+    let mut over = |b: u8| {
+        pos.byte += 1;
+        if b == b'\n' {
+            pos.line = pos.line.saturating_add(1);
+            pos.column = 1;
+        } else if b & 0xC0 != 0x80 {
+            pos.column = pos.column.saturating_add(1);
+        }
+    };
+    let mut escapes = escapes.iter().peekable();
+    for (i, &b) in value.iter().enumerate().take(offset) {
+        while escapes.next_if(|&&e| e == i).is_some() {
+            over(b'\\');
+        }
+        over(b);
+    }
+    while escapes.next_if(|&&e| e == offset).is_some() {
+        over(b'\\');
+    }
+    pos
+}
+
+/// Reads a `B`/`W` value that starts at `start` in the source; `escapes`
+/// are the offsets in `value` of the characters that followed a backslash.
+fn parse_move(value: &[u8], start: Span, escapes: &[usize]) -> Result<ParsedMove, ParseError> {
+    let at = |offset| value_source(start, escapes, value, offset);
+    let pos = start;
+    let mut parts = value.split(|&c| c == b'/');
+    let raw = parts.next().unwrap_or_default();
+    let eval = parts.next();
+    let time = parts.next();
+    if parts.next().is_some() {
+        return Err(ParseError::at(
+            pos.with_len(len32(value.len())),
+            format!("move {} has more than two `/`", decode(value)),
+        ));
+    }
+    let lead = raw.len() - raw.trim_ascii_start().len();
+    let word = raw.trim_ascii();
+    let span = if escapes.is_empty() && !raw.contains(&b'\n') {
+        // The common case: the source bytes are the value's bytes, and
+        // only ASCII blanks come before the token.
+        start.advanced(len32(lead)).with_len(len32(word.len()))
+    } else {
+        let p = at(lead);
+        // Up to the token's last byte, not to the next value byte, which
+        // may follow a backslash.
+        let len = match word.len().checked_sub(1).map(|last| at(lead + last)) {
+            Some(last) if last.line == p.line => last.byte + 1 - p.byte,
+            _ => word.len() as u64,
+        };
+        p.with_len(u32::try_from(len).unwrap_or(u32::MAX))
+    };
+    let token = if let Some(square) = Square::from_ascii(word) {
+        Token::Move(Move::Play(square))
+    } else if word.eq_ignore_ascii_case(b"pa") || word.eq_ignore_ascii_case(b"pass") {
+        Token::Move(Move::Pass)
+    } else {
+        Token::Unreadable
+    };
+    let mut note = MoveNote::default();
+    let mut offset = raw.len() + 1;
+    for (part, slot, what) in [
+        (eval, &mut note.eval, "evaluation"),
+        (time, &mut note.time, "time"),
+    ] {
+        if let Some(part) = part {
+            *slot = note_number(part).map_err(|()| {
+                ParseError::at(
+                    at(offset).with_len(len32(part.len().max(1))),
+                    format!(
+                        "unreadable {what} {} in move {}",
+                        decode(part),
+                        decode(word)
+                    ),
+                )
+            })?;
+            offset += part.len() + 1;
+        }
+    }
+    Ok(ParsedMove {
+        token,
+        text: (token == Token::Unreadable).then(|| decode(word).into()),
+        note,
+        span,
+    })
+}
+
+/// A game (or a run of stray text) being read.
+pub(super) struct Draft {
+    pub(super) record: GameRecord,
+    pub(super) start: Span,
+    pub(super) text: Vec<u8>,
+    pub(super) text_ok: bool,
+    pub(super) any_note: bool,
+    pub(super) stray: bool,
+    pub(super) name: Vec<u8>,
+    pub(super) name_pos: Span,
+    pub(super) value: Vec<u8>,
+    pub(super) value_pos: Span,
+    /// Offsets in `value` of the characters that followed a backslash.
+    pub(super) escapes: Vec<usize>,
+    /// A board size other than 8 given by `TY`.
+    pub(super) type_size: Option<u8>,
+    /// A board size other than 8 given by `BO`.
+    pub(super) board_size: Option<u8>,
+    /// The `BO` value as written: the start of a game on another board.
+    pub(super) board_text: Option<String>,
+}
+
+impl Draft {
+    pub(super) fn set_defect(&mut self, defect: ParseError) {
+        if self.record.defect.is_none() {
+            self.record.defect = Some(defect);
+        }
+    }
+
+    pub(super) fn name_str(&self) -> String {
+        decode(&self.name)
+    }
+
+    pub(super) fn unclosed_value(&mut self) {
+        let message = format!("tag {} not closed: missing `]`", self.name_str());
+        let len = self.name.len() + 1;
+        self.set_defect(ParseError::at(self.name_pos.with_len(len32(len)), message));
+    }
+
+    /// Interprets the tag just closed.
+    pub(super) fn end_tag(&mut self) -> Result<(), ParseError> {
+        let value = std::mem::take(&mut self.value);
+        let result = self.apply_tag(&value);
+        self.value = value;
+        result
+    }
+
+    pub(super) fn apply_tag(&mut self, value: &[u8]) -> Result<(), ParseError> {
+        let pos = self.value_pos;
+        let record = &mut self.record;
+        let tags = &mut record.tags;
+        match self.name.as_slice() {
+            b"B" | b"W" => {
+                let color = if self.name == b"B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let mv = parse_move(value, pos, &self.escapes)?;
+                if let Some(text) = mv.text {
+                    record.unreadable.push((record.moves.len(), text));
+                }
+                record.moves.push(RecordedMove {
+                    token: mv.token,
+                    color: Some(color),
+                });
+                self.any_note |= mv.note != MoveNote::default();
+                record.notes.push(mv.note);
+                record.spans.push(mv.span);
+            }
+            b"GM" => {
+                let game = decode(value);
+                if !game.trim().eq_ignore_ascii_case("othello") {
+                    return Err(ParseError::at(
+                        pos.with_len(len32(value.len())),
+                        format!("not an Othello game: GM[{game}]"),
+                    ));
+                }
+            }
+            b"PC" => tags.site = Some(decode(value)),
+            b"DT" => tags.date = Some(decode(value)),
+            b"EV" => tags.event = Some(decode(value)),
+            b"PB" => tags.black = Some(decode(value)),
+            b"PW" => tags.white = Some(decode(value)),
+            b"RB" => tags.black_rating = Some(decode(value)),
+            b"RW" => tags.white_rating = Some(decode(value)),
+            b"TY" => {
+                let text = decode(value);
+                let ty = GameType::parse(&text);
+                tags.extra.push(("TY".into(), text.clone()));
+                let ty = ty.ok_or_else(|| {
+                    ParseError::at(
+                        pos.with_len(len32(value.len())),
+                        format!("unreadable game type TY[{text}]"),
+                    )
+                })?;
+                if ty.size != 8 {
+                    let size = other_size(ty.size)
+                        .map_err(|m| ParseError::at(pos.with_len(len32(value.len())), m))?;
+                    self.type_size = Some(size);
+                }
+                if ty.anti {
+                    record.rules = Rules::Anti;
+                }
+            }
+            b"BO" => {
+                let text = decode(value);
+                match parse_board(&text)
+                    .map_err(|m| ParseError::at(pos.with_len(len32(value.len())), m))?
+                {
+                    BoardValue::Eight(start) => record.start = start,
+                    BoardValue::Other(size) => self.board_size = Some(size),
+                }
+                // Kept (it is already made) in case `TY` names another
+                // board: that game's start is this value as written.
+                self.board_text = Some(text);
+            }
+            b"RE" => {
+                let text = decode(value);
+                record.result = parse_result(&text);
+                if record.result.is_none() && text.trim() != "?" {
+                    tags.extra.push(("RE".into(), text));
+                }
+            }
+            _ => tags.extra.push((decode(&self.name), decode(value))),
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(mut self) -> GameRecord {
+        if !self.any_note {
+            self.record.notes.clear();
+        }
+        // `BO` is the board played on; `TY` may name another size alone.
+        if let Some(size) = self.board_size.or(self.type_size) {
+            self.record.other_board = Some(OtherBoard {
+                size,
+                start: self.board_text.take().unwrap_or_default(),
+            });
+        }
+        if self.text_ok {
+            while self.text.last().is_some_and(|c| matches!(c, b'\r' | b'\n')) {
+                self.text.pop();
+            }
+            let text = match String::from_utf8(self.text) {
+                Ok(text) => text,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            };
+            self.record.origin.text = Some(text.into_boxed_str());
+        }
+        self.record
+    }
+}
