@@ -648,11 +648,17 @@ impl GameRecord {
     pub fn plies<'a>(&'a self, report: &'a Report) -> Plies<'a> {
         Plies {
             record: self,
-            legal: report
-                .error
-                .as_ref()
-                .and_then(GameError::move_number)
-                .map_or(self.moves.len(), |n| n - 1),
+            // No move of a game on another board is played here; each
+            // keeps the side the record gives it.
+            legal: if self.other_board.is_some() {
+                0
+            } else {
+                report
+                    .error
+                    .as_ref()
+                    .and_then(GameError::move_number)
+                    .map_or(self.moves.len(), |n| n - 1)
+            },
             implicit_passes: report.implicit_passes,
             side: self.start.side_to_move(),
             index: 0,

@@ -96,7 +96,7 @@ fn ggf_unsupported_board_size_is_an_invalid_game_with_a_caret() {
         .code(1);
     let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(
-        out.contains(":1:90: game 1, unsupported board size 4x4\n"),
+        out.contains(":1:1: game 1, unsupported board size 4x4\n"),
         "{out}"
     );
     assert!(out.ends_with("3 games read: 2 complete, 0 incomplete, 1 invalid\n"));

@@ -2,8 +2,8 @@
 
 use std::collections::HashSet;
 
-use crate::batch::report::{losses, Chosen};
-use crate::batch::{run, BatchError, Flag, Options, SliceReport};
+use crate::batch::pipeline::{run, BatchError, Options};
+use crate::batch::report::{losses, Chosen, Flag, SliceReport};
 use crate::formats::{Format, GameWriter, WriteError};
 use crate::record::Report;
 use crate::select::{duplicate_key, Findings, Selection};

@@ -3,12 +3,44 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::batch::Tally;
 use crate::formats::{Features, Format, Refusal};
 use crate::record::GameError;
 use crate::source::Span;
 use crate::table::Game;
 use crate::{GameRecord, Quirk, Status};
+
+/// Games counted by their status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games read.
+    pub read: u64,
+    /// Played to the end.
+    pub complete: u64,
+    /// Stopped while a side could move.
+    pub incomplete: u64,
+    /// A move breaks the rules or could not be read.
+    pub invalid: u64,
+}
+
+impl Tally {
+    /// Counts one game.
+    pub fn add(&mut self, status: Status) {
+        self.read += 1;
+        match status {
+            Status::Complete => self.complete += 1,
+            Status::Incomplete => self.incomplete += 1,
+            Status::Invalid => self.invalid += 1,
+        }
+    }
+
+    /// Adds another tally.
+    pub fn merge(&mut self, other: &Tally) {
+        self.read += other.read;
+        self.complete += other.complete;
+        self.incomplete += other.incomplete;
+        self.invalid += other.invalid;
+    }
+}
 
 /// A game written as recorded although invalid, in a format that cannot
 /// say so: where it is and what is wrong, for the caller to name it.
@@ -160,4 +192,25 @@ pub(crate) fn losses(game: &Game<'_>, to: Format) -> (Features, u32) {
         .filter(|(_, c)| (c.applies)(game))
         .fold(0u32, |bits, (i, _)| bits | 1 << i);
     (lost, checks)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::batch::Tally;
+    use crate::Status;
+
+    #[test]
+    fn tally_adds_up() {
+        let mut t = Tally::default();
+        for s in [
+            Status::Complete,
+            Status::Invalid,
+            Status::Incomplete,
+            Status::Complete,
+        ] {
+            t.add(s);
+        }
+        assert_eq!(t.read, t.complete + t.incomplete + t.invalid);
+        assert_eq!((t.complete, t.incomplete, t.invalid), (2, 1, 1));
+    }
 }

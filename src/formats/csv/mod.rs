@@ -35,11 +35,8 @@ mod write;
 pub use header::{sniff, sniff_delimiter, DELIMITERS, MOVE_COLUMNS};
 pub use read::Reader;
 
-use crate::formats::features::{Check, Feature, Features};
+use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo};
-use crate::game::Move;
-use crate::record::Token;
-use crate::table::Game;
 
 /// The CSV row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
@@ -62,19 +59,6 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::Variations,
     ]),
     // A valid game's passes follow from its squares and are left out
-    // (SPEC section 4); an invalid game keeps them.
-    checks: &[Check {
-        loss: Feature::ExplicitPasses.loss(),
-        applies: drops_passes,
-    }],
+    // (SPEC section 4): nothing is lost. An invalid game keeps them.
+    checks: &[],
 };
-
-/// Whether the `moves` column leaves out passes `game` writes.
-fn drops_passes(game: &Game<'_>) -> bool {
-    game.report.error.is_none()
-        && game
-            .record
-            .moves
-            .iter()
-            .any(|m| m.token == Token::Move(Move::Pass))
-}

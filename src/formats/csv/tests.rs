@@ -365,7 +365,7 @@ fn a_valid_game_leaves_its_written_passes_out() {
         ["in.txt,1,,,,,f5f4c3g6f3c5d6f2b5c4g3a6f6c2e3g4b3g7d3h4b1c7e7d2b8e6a5e2f7d7b4b2f8d8e1b7h2\
 b6h5a4h7d1a3h6e8f1a7g8h8g2g5c6a2a8h3a1c8g1c1,59,1,25,38,1,25,39,white,,complete,,,,,,"]
     );
-    assert_eq!(Format::Csv.losses_of(&g), ["explicit passes"]);
+    assert!(Format::Csv.losses_of(&g).is_empty());
 }
 
 #[test]
