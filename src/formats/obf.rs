@@ -43,7 +43,7 @@ pub struct ScoredMove {
     pub score: Option<i32>,
 }
 
-pub use super::transcript::LineContext;
+pub use crate::formats::movetext::LineContext;
 
 fn black_square(c: u8) -> bool {
     matches!(c, b'X' | b'x' | b'*' | b'b' | b'B')

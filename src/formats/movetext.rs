@@ -1,0 +1,689 @@
+//! The move grammar shared by transcript, csv, jsonl and obf: how one
+//! line of moves reads.
+//!
+//! A line holds squares in either case with or without separators (space,
+//! tab, `,`, `;`, a single `-`), move numbers (`1.`, `1...`), passes
+//! (`pass`, `PA`, `PS`, `--`, `@@`, `@@@@`), a trailing result (`51-13`,
+//! `1-0`, `0-1`, `1/2-1/2`, `*`); blank lines and `#`/`%` comment lines
+//! hold no game. It may start with a 64-square board and the side to move
+//! (`<board> X;`, `<board> *`). Logistello's logbook lines
+//! (`+d3-c3…: -04 10`) sign each move with its colour. Colour is encoded
+//! by case (`C4c3D3`: upper Black, lower White) when a line mixes both
+//! cases. A name set off by a wide gap after the moves (Zebra's opening
+//! list) is kept as the tag `name`.
+//!
+//! Parsers never check legality: the replay does.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1};
+use nom::character::complete::{digit1, satisfy};
+use nom::combinator::{map, not, peek, recognize, value};
+use nom::sequence::{pair, separated_pair, terminated};
+use nom::{IResult, Parser};
+
+use crate::game::{Move, Winner};
+use crate::record::{Origin, RecordedMove, RecordedResult, ResultValue, Token};
+use crate::source::{MoveSpans, ParseError, Span};
+use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
+
+/// One lexical item of a transcript line.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Lexeme {
+    Separator,
+    MoveNumber,
+    Square(Square, bool),
+    Pass,
+    Result(Option<ResultValue>),
+    Unreadable,
+}
+
+fn is_separator(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b',' | b';' | b'\r')
+}
+
+fn separator(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    alt((
+        value(Lexeme::Separator, take_while1(is_separator)),
+        // A single dash separates (`F5-D6`); two or more are a pass.
+        value(Lexeme::Separator, terminated(tag("-"), not(tag("-")))),
+    ))
+    .parse(i)
+}
+
+fn square(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    map(
+        terminated(
+            pair(
+                satisfy(|c| matches!(c, 'a'..='h' | 'A'..='H')),
+                satisfy(|c| matches!(c, '1'..='8')),
+            ),
+            not(peek(satisfy(|c| {
+                c.is_ascii_alphanumeric() && !c.is_ascii_alphabetic()
+            }))),
+        ),
+        |(c, r)| {
+            let name = [c as u8, r as u8];
+            match Square::from_ascii(&name) {
+                Some(sq) => Lexeme::Square(sq, c.is_ascii_uppercase()),
+                None => Lexeme::Unreadable,
+            }
+        },
+    )
+    .parse(i)
+}
+
+fn pass(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    value(
+        Lexeme::Pass,
+        alt((
+            tag_no_case("pass"),
+            tag_no_case("pa"),
+            tag_no_case("ps"),
+            take_while1(|c| c == b'-'),
+            tag("@@@@"),
+            tag("@@"),
+        )),
+    )
+    .parse(i)
+}
+
+fn move_number(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    value(
+        Lexeme::MoveNumber,
+        recognize(pair(digit1, take_while1(|c| c == b'.'))),
+    )
+    .parse(i)
+}
+
+fn small_number(digits: &[u8]) -> Option<u8> {
+    std::str::from_utf8(digits).ok()?.parse().ok()
+}
+
+fn result(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    alt((
+        value(
+            Lexeme::Result(Some(ResultValue::Winner(Winner::Draw))),
+            tag("1/2-1/2"),
+        ),
+        value(Lexeme::Result(None), tag("*")),
+        map(separated_pair(digit1, tag("-"), digit1), |(a, b)| {
+            let value = match (small_number(a), small_number(b)) {
+                // No position has fewer than four discs, so `1-0` and
+                // `0-1` can only name the winner.
+                (Some(1), Some(0)) => Some(ResultValue::Winner(Winner::Black)),
+                (Some(0), Some(1)) => Some(ResultValue::Winner(Winner::White)),
+                (Some(black), Some(white)) if u16::from(black) + u16::from(white) <= 64 => {
+                    Some(ResultValue::Discs { black, white })
+                }
+                _ => return Lexeme::Unreadable,
+            };
+            Lexeme::Result(value)
+        }),
+    ))
+    .parse(i)
+}
+
+fn unreadable(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    value(
+        Lexeme::Unreadable,
+        alt((
+            recognize(pair(
+                take_while1(|c: u8| c.is_ascii_alphabetic()),
+                take_while(|c: u8| c.is_ascii_digit()),
+            )),
+            take_while1(|c: u8| c.is_ascii_digit()),
+            take_while1(|c: u8| !is_separator(c) && !c.is_ascii_alphanumeric() && c != b'-'),
+        )),
+    )
+    .parse(i)
+}
+
+fn lexeme(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    alt((separator, move_number, result, square, pass, unreadable)).parse(i)
+}
+
+/// Position information for the line being parsed.
+#[derive(Clone, Copy, Debug)]
+pub struct LineContext {
+    /// 1-based line number.
+    pub line: u32,
+    /// Byte offset of the line in the input.
+    pub byte: u64,
+    /// 1-based game number the line would be.
+    pub index: u64,
+}
+
+struct LineParser<'a> {
+    line: &'a [u8],
+    ctx: LineContext,
+    ascii: bool,
+    record: GameRecord,
+}
+
+impl<'a> LineParser<'a> {
+    fn offset(&self, rest: &[u8]) -> usize {
+        self.line.len() - rest.len()
+    }
+
+    fn column(&self, offset: usize) -> u32 {
+        let chars = if self.ascii {
+            offset
+        } else {
+            self.line[..offset]
+                .iter()
+                .filter(|&&b| b & 0xC0 != 0x80)
+                .count()
+        };
+        chars as u32 + 1
+    }
+
+    fn span(&self, offset: usize, len: usize) -> Span {
+        Span {
+            byte: self.ctx.byte + offset as u64,
+            line: self.ctx.line,
+            column: self.column(offset),
+            len: len as u32,
+        }
+    }
+
+    fn push(&mut self, token: Token, color: Option<Color>, offset: usize, len: usize) {
+        if token == Token::Unreadable {
+            let text = String::from_utf8_lossy(&self.line[offset..offset + len]);
+            self.record
+                .unreadable
+                .push((self.record.moves.len(), text.into()));
+        }
+        self.record.moves.push(RecordedMove { token, color });
+        let span = self.span(offset, len);
+        self.record.spans.push(span);
+    }
+
+    fn defect(&mut self, offset: usize, len: usize, message: String) {
+        if self.record.defect.is_none() {
+            let span = self.span(offset, len);
+            self.record.defect = Some(ParseError::at(
+                Span::new(span.byte, span.line, span.column, len as u32),
+                message,
+            ));
+        }
+    }
+
+    /// Reads a leading board and side to move; returns the rest.
+    fn board_prefix(&mut self, input: &'a [u8]) -> &'a [u8] {
+        let mut black = 0u64;
+        let mut white = 0u64;
+        let mut cells = 0;
+        let mut rest = input;
+        while cells < 64 {
+            match rest.first() {
+                Some(b' ' | b'\t') => {}
+                Some(b'X' | b'x' | b'*') => black |= 1 << cells,
+                Some(b'O' | b'o') => white |= 1 << cells,
+                Some(b'-' | b'.') => {}
+                _ => break,
+            }
+            if !matches!(rest[0], b' ' | b'\t') {
+                cells += 1;
+            }
+            rest = &rest[1..];
+        }
+        let offset = self.offset(rest);
+        if cells < 64 {
+            self.defect(
+                offset,
+                1,
+                format!("board has {cells} squares, expected 64 before the side to move"),
+            );
+            return &[];
+        }
+        let after_ws = rest.trim_ascii_start();
+        let side = match after_ws.first() {
+            Some(b'X' | b'x' | b'*' | b'B' | b'b') => Color::Black,
+            Some(b'O' | b'o' | b'W' | b'w') => Color::White,
+            _ => {
+                let offset = self.offset(after_ws);
+                self.defect(
+                    offset,
+                    1,
+                    "expected the side to move (X or O) after the board".into(),
+                );
+                return &[];
+            }
+        };
+        let mut rest = &after_ws[1..];
+        if let Some(stripped) = rest.trim_ascii_start().strip_prefix(b";") {
+            rest = stripped;
+        }
+        // The two masks come from different cells, so they are disjoint.
+        if let Some(board) = Board::new(Bitboard(black), Bitboard(white)) {
+            self.record.start = Position::new(board, side);
+        }
+        rest
+    }
+
+    fn logbook(&mut self, mut rest: &'a [u8]) {
+        loop {
+            let offset = self.offset(rest);
+            match rest {
+                [sign @ (b'+' | b'-'), c, r, ..] => {
+                    let color = if *sign == b'+' {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    match Square::from_ascii(&[*c, *r]) {
+                        Some(sq) => {
+                            self.push(Token::Move(Move::Play(sq)), Some(color), offset + 1, 2)
+                        }
+                        None => self.push(Token::Unreadable, Some(color), offset + 1, 2),
+                    }
+                    rest = &rest[3..];
+                }
+                _ => break,
+            }
+        }
+        let trimmed = rest.trim_ascii();
+        if trimmed.is_empty() {
+            return;
+        }
+        let offset = self.offset(rest) + (rest.len() - rest.trim_ascii_start().len());
+        let Some(after_colon) = trimmed.strip_prefix(b":") else {
+            self.defect(
+                offset,
+                1,
+                "expected a signed move such as +d3 or the score after ':'".into(),
+            );
+            return;
+        };
+        let mut fields = after_colon
+            .split(|c| c.is_ascii_whitespace())
+            .filter(|f| !f.is_empty());
+        let margin = fields
+            .next()
+            .and_then(|f| std::str::from_utf8(f).ok())
+            .and_then(|f| f.trim_start_matches('+').parse::<i32>().ok());
+        match margin {
+            Some(m) if (-64..=64).contains(&m) => {
+                self.record.result = Some(RecordedResult::new(ResultValue::RawMargin(m)));
+            }
+            _ => self.defect(
+                offset,
+                1,
+                "expected Black's disc difference after ':'".into(),
+            ),
+        }
+    }
+
+    /// The common case: nothing but squares, concatenated (`f5d6c3…`).
+    /// Returns false, having done nothing, when the text is anything else.
+    fn plain_squares(&mut self, text: &'a [u8]) -> bool {
+        if text.len() % 2 != 0 || text.is_empty() {
+            return false;
+        }
+        let mut uppers = 0;
+        for pair in text.chunks_exact(2) {
+            if !matches!(pair[0], b'a'..=b'h' | b'A'..=b'H') || !matches!(pair[1], b'1'..=b'8') {
+                return false;
+            }
+            uppers += usize::from(pair[0].is_ascii_uppercase());
+        }
+        let mixed = uppers > 0 && uppers < text.len() / 2;
+        let start = self.offset(text);
+        for pair in text.chunks_exact(2) {
+            let Some(sq) = Square::from_ascii(pair) else {
+                return false;
+            };
+            let color = mixed.then(|| {
+                if pair[0].is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            });
+            self.record.moves.push(RecordedMove {
+                token: Token::Move(Move::Play(sq)),
+                color,
+            });
+        }
+        // Two bytes a move: the spans follow from the first.
+        self.record.spans = MoveSpans::Every {
+            first: self.span(start, 2),
+            stride: 2,
+        };
+        true
+    }
+
+    fn moves(&mut self, mut rest: &'a [u8]) {
+        if self.plain_squares(rest.trim_ascii_end()) {
+            return;
+        }
+        let capacity = self.record.moves.capacity();
+        self.record.spans.reserve(capacity);
+        let mut uppers = 0usize;
+        let mut lowers = 0usize;
+        let mut seen_result = false;
+        while !rest.is_empty() {
+            let offset = self.offset(rest);
+            let Ok((after, lexeme)) = lexeme(rest) else {
+                // Every byte is accepted by `unreadable`; stay safe anyway.
+                self.defect(offset, 1, "unexpected character".into());
+                return;
+            };
+            let len = rest.len() - after.len();
+            if seen_result && lexeme != Lexeme::Separator {
+                self.defect(offset, len, "text after the result".into());
+                return;
+            }
+            if lexeme != Lexeme::Separator
+                && !self.record.moves.is_empty()
+                && wide_gap_before(self.line, offset)
+                && has_unreadable(rest)
+            {
+                // Zebra-style opening lists put a name after the moves,
+                // set off by a tab or several spaces: keep it as a note.
+                let text = String::from_utf8_lossy(rest.trim_ascii_end());
+                self.record
+                    .tags
+                    .extra
+                    .push(("name".into(), text.into_owned()));
+                break;
+            }
+            match lexeme {
+                Lexeme::Separator | Lexeme::MoveNumber => {}
+                Lexeme::Square(sq, upper) => {
+                    if upper {
+                        uppers += 1;
+                    } else {
+                        lowers += 1;
+                    }
+                    // Case colours are attached once the whole line is seen.
+                    self.push(Token::Move(Move::Play(sq)), None, offset, len);
+                }
+                Lexeme::Pass => self.push(Token::Move(Move::Pass), None, offset, len),
+                Lexeme::Result(value) => {
+                    seen_result = true;
+                    self.record.result = value.map(RecordedResult::new);
+                }
+                Lexeme::Unreadable => self.push(Token::Unreadable, None, offset, len),
+            }
+            rest = after;
+        }
+        if uppers > 0 && lowers > 0 {
+            // Mixed case: upper case is Black, lower case White.
+            for (i, m) in self.record.moves.iter_mut().enumerate() {
+                let Some(span) = self.record.spans.get(i) else {
+                    continue;
+                };
+                if let Token::Move(Move::Play(_)) = m.token {
+                    let first = self.line[(span.byte - self.ctx.byte) as usize];
+                    m.color = Some(if first.is_ascii_uppercase() {
+                        Color::Black
+                    } else {
+                        Color::White
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Whether some token of `text` is neither a move nor a result.
+fn has_unreadable(mut text: &[u8]) -> bool {
+    while let Ok((after, lexeme)) = lexeme(text) {
+        if lexeme == Lexeme::Unreadable {
+            return true;
+        }
+        if after.len() == text.len() {
+            break;
+        }
+        text = after;
+    }
+    false
+}
+
+/// Whether the text before `offset` ends in a tab or two or more spaces.
+fn wide_gap_before(line: &[u8], offset: usize) -> bool {
+    let before = &line[..offset.min(line.len())];
+    before.ends_with(b"\t") || before.ends_with(b"  ")
+}
+
+/// Parses one line; `None` for a blank or comment line, or a line holding
+/// only a number (the game count some lists start with).
+#[must_use]
+pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let body = line.trim_ascii_start();
+    match body.first() {
+        None | Some(b'#' | b'%') => return None,
+        _ if body.trim_ascii_end().iter().all(u8::is_ascii_digit) => return None,
+        _ => {}
+    }
+    // At most one move per two bytes: no growth while pushing.
+    let capacity = (line.len() / 2 + 1).min(1024);
+    let mut record = GameRecord::default();
+    record.moves.reserve_exact(capacity);
+    let mut parser = LineParser {
+        line,
+        ctx,
+        ascii: line.is_ascii(),
+        record,
+    };
+    parser.record.origin = Origin {
+        index: ctx.index,
+        line: Some(ctx.line),
+        byte: ctx.byte,
+        text: Some(match std::str::from_utf8(line) {
+            Ok(text) => text.into(),
+            Err(_) => String::from_utf8_lossy(line).into(),
+        }),
+    };
+    let board_like = body.len() >= 8
+        && body[..8]
+            .iter()
+            .all(|c| matches!(c, b'-' | b'.' | b'X' | b'x' | b'*' | b'O' | b'o'));
+    if board_like {
+        let rest = parser.board_prefix(body);
+        parser.moves(rest);
+    } else if body.first() == Some(&b'+') {
+        parser.logbook(body);
+    } else {
+        parser.moves(body);
+    }
+    Some(parser.record)
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx() -> LineContext {
+        LineContext {
+            line: 1,
+            byte: 0,
+            index: 1,
+        }
+    }
+
+    use crate::testkit::transcript as parse;
+
+    fn moves(record: &GameRecord) -> String {
+        record
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, _)| record.token_text(i))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn concatenated_lowercase() {
+        let r = parse("f5d6c3d3c4");
+        assert_eq!(moves(&r), "f5 d6 c3 d3 c4");
+        assert!(r.moves.iter().all(|m| m.color.is_none()));
+        assert_eq!(r.span(2).unwrap().column, 5);
+    }
+
+    #[test]
+    fn concatenated_uppercase_has_no_colours() {
+        let r = parse("F5D6C3D3C4");
+        assert_eq!(moves(&r), "f5 d6 c3 d3 c4");
+        assert!(r.moves.iter().all(|m| m.color.is_none()));
+    }
+
+    #[test]
+    fn separators_space_dash_comma() {
+        for text in [
+            "f5 d6 c3",
+            "F5-D6-C3",
+            "f5,d6,c3",
+            "f5, d6;c3",
+            " f5\td6  c3 ",
+        ] {
+            assert_eq!(moves(&parse(text)), "f5 d6 c3", "{text}");
+        }
+    }
+
+    #[test]
+    fn move_numbers_and_dash_pass_and_trailing_discs() {
+        let r = parse("1. c4 c5 2. d6 c7 29. b1 -- 30. g1 h1 31. f2 51-13");
+        assert_eq!(moves(&r), "c4 c5 d6 c7 b1 pass g1 h1 f2");
+        assert_eq!(
+            r.result.unwrap().value,
+            ResultValue::Discs {
+                black: 51,
+                white: 13
+            }
+        );
+        let r = parse("1... f5 2... d6");
+        assert_eq!(moves(&r), "f5 d6");
+    }
+
+    #[test]
+    fn every_pass_spelling() {
+        for text in ["pass", "PA", "pa", "PS", "ps", "--", "@@", "@@@@", "PASS"] {
+            let r = parse(&format!("f5 {text} d6"));
+            assert_eq!(moves(&r), "f5 pass d6", "{text}");
+        }
+        let r = parse("H1D3PAB3");
+        assert_eq!(moves(&r), "h1 d3 pass b3");
+    }
+
+    #[test]
+    fn results_winner_notation() {
+        let winner = |t: &str| parse(t).result.map(|r| r.value);
+        assert_eq!(winner("f5 1-0"), Some(ResultValue::Winner(Winner::Black)));
+        assert_eq!(winner("f5 0-1"), Some(ResultValue::Winner(Winner::White)));
+        assert_eq!(
+            winner("f5 1/2-1/2"),
+            Some(ResultValue::Winner(Winner::Draw))
+        );
+        assert_eq!(winner("f5 *"), None);
+        assert!(parse("f5 *").defect.is_none());
+    }
+
+    #[test]
+    fn text_after_the_result_is_a_defect() {
+        let r = parse("f5 d6 33-31 c3");
+        let d = r.defect.unwrap();
+        assert_eq!(d.message, "text after the result");
+        assert_eq!(d.span.column, 13);
+    }
+
+    #[test]
+    fn case_encodes_colour_when_mixed() {
+        let r = parse("C4c3D3c5B2");
+        let colours: Vec<_> = r.moves.iter().map(|m| m.color).collect();
+        assert_eq!(
+            colours,
+            [
+                Some(Color::Black),
+                Some(Color::White),
+                Some(Color::Black),
+                Some(Color::White),
+                Some(Color::Black)
+            ]
+        );
+        let r = parse("F5 f4 2. F3 g4");
+        assert_eq!(r.moves[1].color, Some(Color::White));
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped() {
+        for text in ["", "   ", "# comment", "  % also", "\r\n", "\n"] {
+            assert!(parse_line(text.as_bytes(), ctx()).is_none(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn unreadable_tokens_are_kept_with_positions() {
+        let r = parse("f5 d6 i9 c3");
+        assert_eq!(moves(&r), "f5 d6 i9 c3");
+        assert_eq!(r.moves[2].token, Token::Unreadable);
+        assert_eq!(r.span(2).unwrap().column, 7);
+        for (text, token) in [
+            ("f5 z0", "z0"),
+            ("f5 f55", "f55"),
+            ("f5 ff", "ff"),
+            ("f5x", "x"),
+        ] {
+            let r = parse(text);
+            assert_eq!(r.token_text(1), token, "{text}");
+            assert_eq!(r.moves[1].token, Token::Unreadable);
+        }
+    }
+
+    #[test]
+    fn a_name_after_a_wide_gap_is_kept() {
+        let r = parse("C4c3D3c5B2                               X-square Opening");
+        assert_eq!(moves(&r), "c4 c3 d3 c5 b2");
+        assert!(r.defect.is_none());
+        assert_eq!(
+            r.tags.extra,
+            [("name".to_string(), "X-square Opening".to_string())]
+        );
+        let r = parse("C4c5                                     Parallel Opening");
+        assert_eq!(moves(&r), "c4 c5");
+        assert_eq!(r.tags.extra[0].1, "Parallel Opening");
+        // A single space is not a gap: the token is an error.
+        let r = parse("f5 d6 hello");
+        assert_eq!(r.moves[2].token, Token::Unreadable);
+    }
+
+    #[test]
+    fn a_bare_count_line_is_not_a_game() {
+        assert!(parse_line(b"76\r\n", ctx()).is_none());
+    }
+
+    #[test]
+    fn board_prefix_sets_the_start() {
+        let board = "---------------------------OX------XO---------------------------";
+        let r = parse(&format!("{board} O; e6 f4"));
+        assert_eq!(r.start.side_to_move(), Color::White);
+        assert_eq!(r.start.board().black().count(), 2);
+        assert_eq!(moves(&r), "e6 f4");
+        let r = parse(&format!("{board} * f5"));
+        assert_eq!(r.start.side_to_move(), Color::Black);
+        assert_eq!(moves(&r), "f5");
+    }
+
+    #[test]
+    fn short_board_prefix_is_a_defect() {
+        let r = parse("--------XO f5");
+        assert!(r
+            .defect
+            .unwrap()
+            .message
+            .starts_with("board has 10 squares"));
+    }
+
+    #[test]
+    fn logbook_lines_carry_colours_and_raw_margin() {
+        let r = parse("+d3-c3+c4-e3: -04 10");
+        assert_eq!(moves(&r), "d3 c3 c4 e3");
+        assert_eq!(r.moves[1].color, Some(Color::White));
+        assert_eq!(r.result.unwrap().value, ResultValue::RawMargin(-4));
+        let r = parse("+d3-c3+c4-e3: +00 10");
+        assert_eq!(r.result.unwrap().value, ResultValue::RawMargin(0));
+    }
+}
