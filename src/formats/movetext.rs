@@ -142,6 +142,85 @@ fn lexeme(i: &[u8]) -> IResult<&[u8], Lexeme> {
     alt((separator, move_number, result, square, pass, unreadable)).parse(i)
 }
 
+/// Whether `word` is a whole pass token: `pass`, `PA`, `PS` in any case,
+/// two or more dashes, `@@` or `@@@@`.
+pub(crate) fn is_pass(word: &[u8]) -> bool {
+    word != b"-" && matches!(pass(word), Ok((rest, _)) if rest.is_empty())
+}
+
+/// A board square or side to move of Black: `X`, `x`, `*`, `b`, `B`.
+pub(crate) fn is_black(c: u8) -> bool {
+    matches!(c, b'X' | b'x' | b'*' | b'b' | b'B')
+}
+
+/// A board square or side to move of White: `O`, `o`, `w`, `W`, `0`.
+pub(crate) fn is_white(c: u8) -> bool {
+    matches!(c, b'O' | b'o' | b'w' | b'W' | b'0')
+}
+
+/// An empty board square: `-` or `.`.
+pub(crate) fn is_empty(c: u8) -> bool {
+    matches!(c, b'-' | b'.')
+}
+
+/// Why the start of a text is not a board and side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum BoardError {
+    /// Only `squares` squares: byte `at` is no square (or the text ends).
+    Short {
+        /// Squares read, 0..=63.
+        squares: u8,
+        /// Byte offset where the board stops.
+        at: usize,
+    },
+    /// Byte `at`, after the 64 squares and any blanks, is no side to move.
+    NoSide {
+        /// Byte offset of what stands there (the text's length at its end).
+        at: usize,
+    },
+}
+
+/// Reads a board text at the start of `text`: 64 squares a1…h8 (blanks
+/// between them ignored; [`is_black`], [`is_white`], [`is_empty`]), blanks,
+/// then the side to move. Returns the position and the byte offset just
+/// after the side. The board of a transcript line and of an OBF position.
+pub(crate) fn board(text: &[u8]) -> Result<(Position, usize), BoardError> {
+    let mut black = 0u64;
+    let mut white = 0u64;
+    let mut squares = 0u8;
+    let mut at = 0;
+    while squares < 64 {
+        let Some(&c) = text.get(at) else {
+            return Err(BoardError::Short { squares, at });
+        };
+        at += 1;
+        if c == b' ' || c == b'\t' {
+            continue;
+        }
+        if is_black(c) {
+            black |= 1 << squares;
+        } else if is_white(c) {
+            white |= 1 << squares;
+        } else if !is_empty(c) {
+            return Err(BoardError::Short {
+                squares,
+                at: at - 1,
+            });
+        }
+        squares += 1;
+    }
+    let rest = text.get(at..).unwrap_or_default();
+    let side_at = at + (rest.len() - rest.trim_ascii_start().len());
+    let side = match text.get(side_at) {
+        Some(&c) if is_black(c) => Color::Black,
+        Some(&c) if is_white(c) => Color::White,
+        _ => return Err(BoardError::NoSide { at: side_at }),
+    };
+    // Each square went to one of the two sets at most: they are disjoint.
+    let board = Board::new(Bitboard(black), Bitboard(white)).unwrap_or(Board::START);
+    Ok((Position::new(board, side), side_at + 1))
+}
+
 /// Position information for the line being parsed.
 #[derive(Clone, Copy, Debug)]
 pub struct LineContext {
@@ -210,55 +289,32 @@ impl<'a> LineParser<'a> {
 
     /// Reads a leading board and side to move; returns the rest.
     fn board_prefix(&mut self, input: &'a [u8]) -> &'a [u8] {
-        let mut black = 0u64;
-        let mut white = 0u64;
-        let mut cells = 0;
-        let mut rest = input;
-        while cells < 64 {
-            match rest.first() {
-                Some(b' ' | b'\t') => {}
-                Some(b'X' | b'x' | b'*') => black |= 1 << cells,
-                Some(b'O' | b'o') => white |= 1 << cells,
-                Some(b'-' | b'.') => {}
-                _ => break,
-            }
-            if !matches!(rest[0], b' ' | b'\t') {
-                cells += 1;
-            }
-            rest = &rest[1..];
-        }
-        let offset = self.offset(rest);
-        if cells < 64 {
-            self.defect(
-                offset,
-                1,
-                format!("board has {cells} squares, expected 64 before the side to move"),
-            );
-            return &[];
-        }
-        let after_ws = rest.trim_ascii_start();
-        let side = match after_ws.first() {
-            Some(b'X' | b'x' | b'*' | b'B' | b'b') => Color::Black,
-            Some(b'O' | b'o' | b'W' | b'w') => Color::White,
-            _ => {
-                let offset = self.offset(after_ws);
+        let base = self.offset(input);
+        let (start, end) = match board(input) {
+            Ok(read) => read,
+            Err(BoardError::Short { squares, at }) => {
                 self.defect(
-                    offset,
+                    base + at,
+                    1,
+                    format!("board has {squares} squares, expected 64 before the side to move"),
+                );
+                return &[];
+            }
+            Err(BoardError::NoSide { at }) => {
+                self.defect(
+                    base + at,
                     1,
                     "expected the side to move (X or O) after the board".into(),
                 );
                 return &[];
             }
         };
-        let mut rest = &after_ws[1..];
-        if let Some(stripped) = rest.trim_ascii_start().strip_prefix(b";") {
-            rest = stripped;
+        self.record.start = start;
+        let rest = input.get(end..).unwrap_or_default();
+        match rest.trim_ascii_start().strip_prefix(b";") {
+            Some(stripped) => stripped,
+            None => rest,
         }
-        // The two masks come from different cells, so they are disjoint.
-        if let Some(board) = Board::new(Bitboard(black), Bitboard(white)) {
-            self.record.start = Position::new(board, side);
-        }
-        rest
     }
 
     fn logbook(&mut self, mut rest: &'a [u8]) {
@@ -665,6 +721,57 @@ mod tests {
         let r = parse(&format!("{board} * f5"));
         assert_eq!(r.start.side_to_move(), Color::Black);
         assert_eq!(moves(&r), "f5");
+    }
+
+    #[test]
+    fn boards_read_every_alphabet_and_say_where_they_stop() {
+        let start = "---------------------------OX------XO---------------------------";
+        assert_eq!(
+            board(format!("{start} X; f5").as_bytes()),
+            Ok((Position::start(), 66))
+        );
+        // OBF's other letters, rows set apart by blanks, White to move.
+        let other: String = start
+            .replace('X', "b")
+            .replace('O', "0")
+            .replace('-', ".")
+            .as_bytes()
+            .chunks(8)
+            .map(|row| String::from_utf8_lossy(row).into_owned())
+            .collect::<Vec<_>>()
+            .join(" \t");
+        let white = Position::new(*Position::start().board(), Color::White);
+        assert_eq!(board(format!("{other}  w").as_bytes()), Ok((white, 81)));
+        let r = parse(&format!("{other} W; d3"));
+        assert_eq!((r.start, moves(&r)), (white, "d3".to_owned()));
+        assert_eq!(
+            board(b"--------XO f5"),
+            Err(BoardError::Short {
+                squares: 10,
+                at: 11
+            })
+        );
+        assert_eq!(board(b"XO"), Err(BoardError::Short { squares: 2, at: 2 }));
+        assert_eq!(
+            board(format!("{start}   ").as_bytes()),
+            Err(BoardError::NoSide { at: 67 })
+        );
+        assert_eq!(
+            board(format!("{start} Q").as_bytes()),
+            Err(BoardError::NoSide { at: 65 })
+        );
+    }
+
+    #[test]
+    fn pass_words_are_whole_pass_tokens() {
+        for word in [
+            "pass", "PASS", "PA", "pa", "PS", "ps", "--", "---", "@@", "@@@@",
+        ] {
+            assert!(is_pass(word.as_bytes()), "{word}");
+        }
+        for word in ["", "-", "@", "@@@", "pas", "passe", "p", "f5"] {
+            assert!(!is_pass(word.as_bytes()), "{word}");
+        }
     }
 
     #[test]
