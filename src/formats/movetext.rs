@@ -7,10 +7,12 @@
 //! `1-0`, `0-1`, `1/2-1/2`, `*`); blank lines and `#`/`%` comment lines
 //! hold no game. It may start with a 64-square board and the side to move
 //! (`<board> X;`, `<board> *`). Logistello's logbook lines
-//! (`+d3-c3…: -04 10`) sign each move with its colour. Colour is encoded
-//! by case (`C4c3D3`: upper Black, lower White) when a line mixes both
-//! cases. A name set off by a wide gap after the moves (Zebra's opening
-//! list) is kept as the tag `name`.
+//! (`+d3-c3…: -04 10`) sign each move with its colour. A line that mixes
+//! both cases encodes colour by case (`C4c3D3`: upper Black, lower White)
+//! when those colours hold up; when they put a move out of turn where
+//! reading case-blind does not, the line reads case-blind and the record
+//! gets [`Quirk::CaseIgnored`] (`f5 d6 C3 d3`). A name set off by a wide
+//! gap after the moves (Zebra's opening list) is kept as the tag `name`.
 //!
 //! Parsers never check legality: the replay does.
 
@@ -21,8 +23,8 @@ use nom::combinator::{map, not, peek, recognize, value};
 use nom::sequence::{pair, separated_pair, terminated};
 use nom::{IResult, Parser};
 
-use crate::game::{Move, Winner};
-use crate::record::{Origin, RecordedMove, RecordedResult, ResultValue, Token};
+use crate::game::{Move, ReplayErrorKind, Winner};
+use crate::record::{GameError, Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Token};
 use crate::source::{MoveSpans, ParseError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
@@ -383,22 +385,14 @@ impl<'a> LineParser<'a> {
             }
             uppers += usize::from(pair[0].is_ascii_uppercase());
         }
-        let mixed = uppers > 0 && uppers < text.len() / 2;
         let start = self.offset(text);
         for pair in text.chunks_exact(2) {
             let Some(sq) = Square::from_ascii(pair) else {
                 return false;
             };
-            let color = mixed.then(|| {
-                if pair[0].is_ascii_uppercase() {
-                    Color::Black
-                } else {
-                    Color::White
-                }
-            });
             self.record.moves.push(RecordedMove {
                 token: Token::Move(Move::Play(sq)),
-                color,
+                color: None,
             });
         }
         // Two bytes a move: the spans follow from the first.
@@ -406,7 +400,65 @@ impl<'a> LineParser<'a> {
             first: self.span(start, 2),
             stride: 2,
         };
+        if uppers > 0 && uppers < text.len() / 2 {
+            self.case_colours();
+        }
         true
+    }
+
+    /// Reads the case of a line whose squares mix both as colours, upper
+    /// Black and lower White (`C4c3D3c5`, Zebra and NBoard) — unless that
+    /// reading breaks where reading case-blind does not: then the case is
+    /// no colour code (`f5 d6 C3 d3`) and the record gets
+    /// [`Quirk::CaseIgnored`].
+    ///
+    /// The two readings replay alike up to the first move whose colour is
+    /// not the side to move while that side has a move: the case-coded one
+    /// stops there, out of turn. (Where the side to move must pass, the
+    /// move is the other side's whatever its case, so Zebra's two
+    /// same-case moves around a pass read as coded.) Case-blind wins when
+    /// it replays past that move. Parsers do not replay, but this choice
+    /// between two readings of one line cannot be made otherwise; it costs
+    /// one replay of a mixed-case line, two when the colours fail.
+    fn case_colours(&mut self) {
+        self.paint_case(true);
+        let coded = self.record.replay();
+        let Some(GameError::Replay(stop)) = coded.error else {
+            return;
+        };
+        if !matches!(stop.kind, ReplayErrorKind::OutOfTurn(_)) {
+            return;
+        }
+        self.paint_case(false);
+        let further = match self.record.replay().error {
+            Some(GameError::Replay(e)) => e.number > stop.number,
+            Some(GameError::Parse(_)) | None => true,
+        };
+        if further {
+            self.record.quirks.insert(Quirk::CaseIgnored);
+        } else {
+            // Both stop at the same move: the coded reading says why.
+            self.paint_case(true);
+        }
+    }
+
+    /// Gives every square its colour by case, or takes colours away.
+    fn paint_case(&mut self, by_case: bool) {
+        let spans = &self.record.spans;
+        for (i, m) in self.record.moves.iter_mut().enumerate() {
+            if !matches!(m.token, Token::Move(Move::Play(_))) {
+                continue;
+            }
+            let letter = spans
+                .get(i)
+                .and_then(|span| span.byte.checked_sub(self.ctx.byte))
+                .and_then(|offset| self.line.get(usize::try_from(offset).ok()?));
+            m.color = match letter {
+                Some(c) if by_case && c.is_ascii_uppercase() => Some(Color::Black),
+                Some(_) if by_case => Some(Color::White),
+                _ => None,
+            };
+        }
     }
 
     fn moves(&mut self, mut rest: &'a [u8]) {
@@ -465,20 +517,7 @@ impl<'a> LineParser<'a> {
             rest = after;
         }
         if uppers > 0 && lowers > 0 {
-            // Mixed case: upper case is Black, lower case White.
-            for (i, m) in self.record.moves.iter_mut().enumerate() {
-                let Some(span) = self.record.spans.get(i) else {
-                    continue;
-                };
-                if let Token::Move(Move::Play(_)) = m.token {
-                    let first = self.line[(span.byte - self.ctx.byte) as usize];
-                    m.color = Some(if first.is_ascii_uppercase() {
-                        Color::Black
-                    } else {
-                        Color::White
-                    });
-                }
-            }
+            self.case_colours();
         }
     }
 }
@@ -560,7 +599,8 @@ mod tests {
         }
     }
 
-    use crate::testkit::transcript as parse;
+    use crate::game::Status;
+    use crate::testkit::{random_moves, transcript as parse, Play, Rng};
 
     fn moves(record: &GameRecord) -> String {
         record
@@ -662,6 +702,107 @@ mod tests {
         );
         let r = parse("F5 f4 2. F3 g4");
         assert_eq!(r.moves[1].color, Some(Color::White));
+    }
+
+    #[test]
+    fn mixed_case_that_is_no_colour_code_reads_case_blind() {
+        for text in ["f5 d6 C3 d3", "f5d6C3d3", "1. f5 d6 2. C3 d3"] {
+            let r = parse(text);
+            assert_eq!(moves(&r), "f5 d6 c3 d3", "{text}");
+            assert!(r.moves.iter().all(|m| m.color.is_none()), "{text}");
+            assert!(r.quirks.contains(Quirk::CaseIgnored), "{text}");
+            let report = r.replay();
+            assert_eq!((report.status(), report.error), (Status::Incomplete, None));
+        }
+        // The fast path keeps its regular spans.
+        let r = parse("f5d6C3d3");
+        assert!(matches!(r.spans, MoveSpans::Every { stride: 2, .. }));
+        assert_eq!(r.span(2).unwrap().column, 5);
+    }
+
+    #[test]
+    fn case_colours_that_hold_up_are_kept_without_a_quirk() {
+        for text in ["C4c3D3c5B2", "F5 f4 2. F3 g4", "F5d6C3"] {
+            let r = parse(text);
+            assert!(r.moves.iter().all(|m| m.color.is_some()), "{text}");
+            assert!(r.quirks.is_empty(), "{text}");
+            assert_eq!(r.replay().error, None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_case_coded_move_out_of_turn_is_still_reported() {
+        // D3 is Black's by case while White is to move; read case-blind,
+        // White's d3 flips nothing: no reading gets past move 2.
+        let r = parse("F5 D3 c4");
+        assert_eq!(r.moves[1].color, Some(Color::Black));
+        assert!(r.quirks.is_empty());
+        assert_eq!(
+            r.replay().error.unwrap().to_string(),
+            "move 2 (black) d3: out of turn: White has moves"
+        );
+    }
+
+    #[test]
+    fn random_games_read_in_any_case() {
+        let mut rng = Rng::new(7);
+        let mut with_pass = 0;
+        let mut ignored = 0;
+        for game in 0..400 {
+            let (start, played) = random_moves(&mut rng, Play::WHOLE);
+            let true_case = game % 2 == 0;
+            let mut side = start.side_to_move();
+            let mut line = String::new();
+            let mut coded_fails = false;
+            for &(mv, color) in &played {
+                let Move::Play(sq) = mv else {
+                    unreachable!("passes left out")
+                };
+                let upper = if true_case {
+                    color == Color::Black
+                } else {
+                    rng.chance(50)
+                };
+                // No pass before it, and the case names the other side.
+                coded_fails |= color == side && upper != (color == Color::Black);
+                with_pass += usize::from(color != side);
+                side = color.opponent();
+                let name = sq.to_string();
+                line.push_str(&if upper { name.to_uppercase() } else { name });
+            }
+            let r = parse(&line);
+            let expected: Vec<Move> = played.iter().map(|&(mv, _)| mv).collect();
+            let read: Vec<Move> = r
+                .moves
+                .iter()
+                .map(|m| match m.token {
+                    Token::Move(mv) => mv,
+                    Token::Unreadable => panic!("{line}"),
+                })
+                .collect();
+            assert_eq!(read, expected, "{line}");
+            let report = r.replay();
+            assert_eq!(
+                (report.status(), report.error),
+                (Status::Complete, None),
+                "{line}"
+            );
+            let mixed = line.bytes().any(|c| c.is_ascii_uppercase())
+                && line.bytes().any(|c| c.is_ascii_lowercase());
+            assert_eq!(
+                r.quirks.contains(Quirk::CaseIgnored),
+                mixed && coded_fails,
+                "{line}"
+            );
+            if true_case && mixed {
+                let colours: Vec<_> = r.moves.iter().map(|m| m.color).collect();
+                let truth: Vec<_> = played.iter().map(|&(_, c)| Some(c)).collect();
+                assert_eq!(colours, truth, "{line}");
+            }
+            ignored += usize::from(r.quirks.contains(Quirk::CaseIgnored));
+        }
+        assert!(with_pass > 20, "{with_pass} passes");
+        assert!(ignored > 100, "{ignored} read case-blind");
     }
 
     #[test]
