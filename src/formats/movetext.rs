@@ -2,10 +2,12 @@
 //! line of moves reads.
 //!
 //! A line holds squares in either case with or without separators (space,
-//! tab, `,`, `;`, a single `-`), move numbers (`1.`, `1...`), passes
-//! (`pass`, `PA`, `PS`, `--`, `@@`, `@@@@`), a trailing result (`51-13`,
-//! `1-0`, `0-1`, `1/2-1/2`, `*`); blank lines and `#`/`%` comment lines
-//! hold no game. It may start with a 64-square board and the side to move
+//! tab, `,`, `;`, a single `-`), move numbers (`1.`, `1...`, and bare
+//! numbers that count the moves: `1 f5 2 d6`), passes (`pass`, `PA`, `PS`,
+//! `--`, `@@`, `@@@@`), a trailing result (`51-13`, `1-0`, `0-1`,
+//! `1/2-1/2`, `*`), and a comment from `#` or `%` to the end of the line,
+//! kept as an [`Annotation`] after the moves before it; blank lines and
+//! comment lines hold no game. It may start with a 64-square board and the side to move
 //! (`<board> X;`, `<board> *`). Logistello's logbook lines
 //! (`+d3-c3…: -04 10`) sign each move with its colour. A line that mixes
 //! both cases encodes colour by case (`C4c3D3`: upper Black, lower White)
@@ -19,12 +21,15 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1};
 use nom::character::complete::{digit1, satisfy};
-use nom::combinator::{map, not, peek, recognize, value};
+use nom::combinator::{map, map_opt, not, peek, recognize, rest, value};
 use nom::sequence::{pair, separated_pair, terminated};
 use nom::{IResult, Parser};
 
 use crate::game::{Move, ReplayErrorKind, Winner};
-use crate::record::{GameError, Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Token};
+use crate::record::{
+    Annotation, AnnotationKind, GameError, Origin, Quirk, RecordedMove, RecordedResult,
+    ResultValue, Token,
+};
 use crate::source::{MoveSpans, ParseError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
@@ -36,6 +41,11 @@ enum Lexeme {
     Square(Square, bool),
     Pass,
     Result(Option<ResultValue>),
+    /// Digits alone: a move number when it is the next one (see
+    /// `LineParser::is_move_number`), else unreadable.
+    Number(u32),
+    /// `#` or `%` and the rest of the line.
+    Comment,
     Unreadable,
 }
 
@@ -125,6 +135,24 @@ fn result(i: &[u8]) -> IResult<&[u8], Lexeme> {
     .parse(i)
 }
 
+fn number(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    map_opt(
+        terminated(
+            digit1,
+            not(satisfy(|c: char| !u8::try_from(c).is_ok_and(is_separator))),
+        ),
+        |digits: &[u8]| {
+            let n = std::str::from_utf8(digits).ok()?.parse().ok()?;
+            Some(Lexeme::Number(n))
+        },
+    )
+    .parse(i)
+}
+
+fn comment(i: &[u8]) -> IResult<&[u8], Lexeme> {
+    value(Lexeme::Comment, pair(alt((tag("#"), tag("%"))), rest)).parse(i)
+}
+
 fn unreadable(i: &[u8]) -> IResult<&[u8], Lexeme> {
     value(
         Lexeme::Unreadable,
@@ -141,7 +169,17 @@ fn unreadable(i: &[u8]) -> IResult<&[u8], Lexeme> {
 }
 
 fn lexeme(i: &[u8]) -> IResult<&[u8], Lexeme> {
-    alt((separator, move_number, result, square, pass, unreadable)).parse(i)
+    alt((
+        separator,
+        move_number,
+        result,
+        comment,
+        square,
+        pass,
+        number,
+        unreadable,
+    ))
+    .parse(i)
 }
 
 /// Whether `word` is a whole pass token: `pass`, `PA`, `PS` in any case,
@@ -478,11 +516,20 @@ impl<'a> LineParser<'a> {
                 return;
             };
             let len = rest.len() - after.len();
+            if lexeme == Lexeme::Comment {
+                self.comment(rest.get(1..).unwrap_or_default());
+                break;
+            }
             if seen_result && lexeme != Lexeme::Separator {
                 self.defect(offset, len, "text after the result".into());
                 return;
             }
+            let move_number = match lexeme {
+                Lexeme::Number(n) => self.is_move_number(n, after),
+                _ => false,
+            };
             if lexeme != Lexeme::Separator
+                && !move_number
                 && !self.record.moves.is_empty()
                 && wide_gap_before(self.line, offset)
                 && has_unreadable(rest)
@@ -497,7 +544,8 @@ impl<'a> LineParser<'a> {
                 break;
             }
             match lexeme {
-                Lexeme::Separator | Lexeme::MoveNumber => {}
+                Lexeme::Separator | Lexeme::MoveNumber | Lexeme::Comment => {}
+                Lexeme::Number(_) if move_number => {}
                 Lexeme::Square(sq, upper) => {
                     if upper {
                         uppers += 1;
@@ -512,7 +560,9 @@ impl<'a> LineParser<'a> {
                     seen_result = true;
                     self.record.result = value.map(RecordedResult::new);
                 }
-                Lexeme::Unreadable => self.push(Token::Unreadable, None, offset, len),
+                Lexeme::Number(_) | Lexeme::Unreadable => {
+                    self.push(Token::Unreadable, None, offset, len);
+                }
             }
             rest = after;
         }
@@ -520,13 +570,50 @@ impl<'a> LineParser<'a> {
             self.case_colours();
         }
     }
+
+    /// Whether a bare number `n`, followed by `after`, numbers the next
+    /// move: it is the number of the next move token (`1 f5 2 d6 3 c3`)
+    /// or, after an even count of tokens, of the next pair of them (`1 f5
+    /// d6 2 c3 d3`), and a square or a pass follows it. Any other bare
+    /// number stays in the moves as an unreadable token.
+    fn is_move_number(&self, n: u32, mut after: &[u8]) -> bool {
+        let tokens = self.record.moves.len();
+        let Ok(n) = usize::try_from(n) else {
+            return false;
+        };
+        if n != tokens + 1 && (tokens % 2 != 0 || n != tokens / 2 + 1) {
+            return false;
+        }
+        while let Ok((rest, next)) = lexeme(after) {
+            match next {
+                Lexeme::Separator => after = rest,
+                Lexeme::Square(..) | Lexeme::Pass => return true,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Keeps the text of an inline comment (`f5d6 # text`) after the moves
+    /// read so far.
+    fn comment(&mut self, text: &[u8]) {
+        let text = String::from_utf8_lossy(text.trim_ascii());
+        if !text.is_empty() {
+            self.record.annotations.push(Annotation {
+                after: self.record.moves.len(),
+                kind: AnnotationKind::Comment(text.into_owned()),
+            });
+        }
+    }
 }
 
 /// Whether some token of `text` is neither a move nor a result.
 fn has_unreadable(mut text: &[u8]) -> bool {
     while let Ok((after, lexeme)) = lexeme(text) {
-        if lexeme == Lexeme::Unreadable {
-            return true;
+        match lexeme {
+            Lexeme::Unreadable | Lexeme::Number(_) => return true,
+            Lexeme::Comment => return false,
+            _ => {}
         }
         if after.len() == text.len() {
             break;
@@ -653,6 +740,84 @@ mod tests {
         );
         let r = parse("1... f5 2... d6");
         assert_eq!(moves(&r), "f5 d6");
+    }
+
+    #[test]
+    fn bare_numbers_that_count_the_moves_are_move_numbers() {
+        for text in [
+            "1 f5 2 d6 3 c3",
+            "1 f5 d6 2 c3",
+            "1 f5\t2 d6  3 c3",
+            "1 f5 2 pass",
+        ] {
+            let r = parse(text);
+            assert!(r.unreadable.is_empty(), "{text}");
+            assert!(r.tags.extra.is_empty(), "{text}");
+            assert_eq!(r.defect, None, "{text}");
+        }
+        assert_eq!(moves(&parse("1 f5 2 d6 3 c3")), "f5 d6 c3");
+        assert_eq!(moves(&parse("1 f5 d6 2 c3 d3")), "f5 d6 c3 d3");
+        assert_eq!(parse("1 f5 2 d6 3 c3").replay().error, None);
+        // Any other bare number is no move number: an unreadable token.
+        for (text, read) in [
+            ("f5 7 d6", "f5 7 d6"),
+            ("f5 d6 3", "f5 d6 3"),
+            ("2 f5", "2 f5"),
+            ("1 f5 1 d6", "f5 1 d6"),
+            ("f5 d6 99999999999", "f5 d6 99999999999"),
+        ] {
+            let r = parse(text);
+            assert_eq!(moves(&r), read, "{text}");
+            assert_eq!(r.unreadable.len(), 1, "{text}");
+        }
+        // Dotted numbers are move numbers wherever they stand.
+        assert_eq!(moves(&parse("7. f5 d6")), "f5 d6");
+    }
+
+    #[test]
+    fn inline_comments_are_kept_after_the_moves_before_them() {
+        let comment = |after, text: &str| Annotation {
+            after,
+            kind: AnnotationKind::Comment(text.to_owned()),
+        };
+        for (text, read, kept) in [
+            ("f5d6 # a comment", "f5 d6", vec![comment(2, "a comment")]),
+            ("f5 d6 % note", "f5 d6", vec![comment(2, "note")]),
+            ("f5d6#glued", "f5 d6", vec![comment(2, "glued")]),
+            (
+                "1. f5 # after f5 # d6",
+                "f5",
+                vec![comment(1, "after f5 # d6")],
+            ),
+            ("f5 d6 #", "f5 d6", vec![]),
+            // After a wide gap it is a comment, not a name.
+            ("C4c3     # Diagonal", "c4 c3", vec![comment(2, "Diagonal")]),
+        ] {
+            let r = parse(text);
+            assert_eq!(moves(&r), read, "{text}");
+            assert_eq!(r.annotations, kept, "{text}");
+            assert!(r.tags.extra.is_empty(), "{text}");
+            assert_eq!(r.defect, None, "{text}");
+        }
+        // A comment may follow the result.
+        let r = parse("f5 d6 33-31 # final");
+        assert_eq!(r.defect, None);
+        assert_eq!(
+            r.result.unwrap().value,
+            ResultValue::Discs {
+                black: 33,
+                white: 31
+            }
+        );
+        assert_eq!(r.annotations, [comment(2, "final")]);
+        // A board prefix, then moves and a comment.
+        let board = "---------------------------OX------XO---------------------------";
+        let r = parse(&format!("{board} O; e6 # White first"));
+        assert_eq!(
+            (r.start.side_to_move(), moves(&r)),
+            (Color::White, "e6".into())
+        );
+        assert_eq!(r.annotations, [comment(1, "White first")]);
     }
 
     #[test]
