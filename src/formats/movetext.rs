@@ -14,7 +14,9 @@
 //! when those colours hold up; when they put a move out of turn where
 //! reading case-blind does not, the line reads case-blind and the record
 //! gets [`Quirk::CaseIgnored`] (`f5 d6 C3 d3`). A name set off by a wide
-//! gap after the moves (Zebra's opening list) is kept as the tag `name`.
+//! gap after the moves (Zebra's opening list) is kept as the tag `name`;
+//! the evaluation that ends a line of Flippy's book (`C4c3D3c5B2X-21`) as
+//! the tag [`BOOK_VALUE_TAG`].
 //!
 //! Parsers never check legality: the replay does.
 
@@ -499,8 +501,23 @@ impl<'a> LineParser<'a> {
         }
     }
 
+    /// Ends the line after the first `kept` bytes of `rest`, the rest of
+    /// the line: offsets count from the line's start and `rest` must stay
+    /// a suffix of the line for [`LineParser::offset`].
+    fn cut(&mut self, rest: &'a [u8], kept: usize) -> &'a [u8] {
+        let drop = rest.len().saturating_sub(kept);
+        self.line = self.line.get(..self.line.len() - drop).unwrap_or_default();
+        rest.get(..kept).unwrap_or_default()
+    }
+
     fn moves(&mut self, mut rest: &'a [u8]) {
-        if self.plain_squares(rest.trim_ascii_end()) {
+        rest = self.cut(rest, rest.trim_ascii_end().len());
+        if let Some((moves, value)) = book_value(rest) {
+            let value = String::from_utf8_lossy(value).into_owned();
+            self.record.tags.extra.push((BOOK_VALUE_TAG.into(), value));
+            rest = self.cut(rest, moves.len());
+        }
+        if self.plain_squares(rest) {
             return;
         }
         let capacity = self.record.moves.capacity();
@@ -607,6 +624,35 @@ impl<'a> LineParser<'a> {
     }
 }
 
+/// The tag under which a line keeps the evaluation of Flippy's book
+/// (`C4c3D3c5B2X-21`: `-21`), verbatim.
+pub const BOOK_VALUE_TAG: &str = "eval";
+
+/// Splits Flippy's book line into its moves and its evaluation: an `X`
+/// glued to the last square, then a number with an optional sign and
+/// decimals, ending the line (`…B2X-21`, `…F5X-2.2`, `…X3.13`, `…X0`).
+/// `None` for any other line; a lone `X3` after a blank stays a token.
+fn book_value(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let text = text.trim_ascii_end();
+    // Scanned from the end, so a line of squares costs a byte or two.
+    let x = text
+        .iter()
+        .rposition(|c| !matches!(c, b'0'..=b'9' | b'.' | b'+' | b'-'))?;
+    let (moves, value) = (text.get(..x)?, text.get(x + 1..)?);
+    let glued = matches!(moves, [.., b'a'..=b'h' | b'A'..=b'H', b'1'..=b'8']);
+    let unsigned = value
+        .strip_prefix(b"-")
+        .or_else(|| value.strip_prefix(b"+"))
+        .unwrap_or(value);
+    let (whole, decimals) = match unsigned.iter().position(|&c| c == b'.') {
+        Some(dot) => (&unsigned[..dot], Some(&unsigned[dot + 1..])),
+        None => (unsigned, None),
+    };
+    let digits = |d: &[u8]| !d.is_empty() && d.iter().all(u8::is_ascii_digit);
+    (text[x] == b'X' && glued && digits(whole) && decimals.is_none_or(digits))
+        .then_some((moves, value))
+}
+
 /// Whether some token of `text` is neither a move nor a result.
 fn has_unreadable(mut text: &[u8]) -> bool {
     while let Ok((after, lexeme)) = lexeme(text) {
@@ -705,6 +751,18 @@ mod tests {
         assert_eq!(moves(&r), "f5 d6 c3 d3 c4");
         assert!(r.moves.iter().all(|m| m.color.is_none()));
         assert_eq!(r.span(2).unwrap().column, 5);
+    }
+
+    #[test]
+    fn trailing_blanks_do_not_shift_the_spans() {
+        for text in ["f5d6c3  ", "f5d6c3\t", "f5 d6 c3 \x0c", "  f5d6c3 "] {
+            let r = parse(text);
+            let first = text.find('f').unwrap() as u32 + 1;
+            assert_eq!(r.span(0).unwrap().column, first, "{text:?}");
+            let third = text.find("c3").unwrap() as u64;
+            assert_eq!(r.span(2).unwrap().byte, third, "{text:?}");
+            assert!(r.unreadable.is_empty(), "{text:?}");
+        }
     }
 
     #[test]
@@ -1010,6 +1068,90 @@ mod tests {
         // A single space is not a gap: the token is an error.
         let r = parse("f5 d6 hello");
         assert_eq!(r.moves[2].token, Token::Unreadable);
+    }
+
+    #[test]
+    fn flippy_book_lines_keep_their_evaluation() {
+        for (text, read, value) in [
+            ("C4c3D3c5B2X-21", "c4 c3 d3 c5 b2", "-21"),
+            (
+                "C4c3D3c5B3f4B5b4C6d6F5X-2.2",
+                "c4 c3 d3 c5 b3 f4 b5 b4 c6 d6 f5",
+                "-2.2",
+            ),
+            (
+                "C4e3F6e6F5c5C3c6D6X3.13",
+                "c4 e3 f6 e6 f5 c5 c3 c6 d6",
+                "3.13",
+            ),
+            ("C4e3F6e6F5X0\r\n", "c4 e3 f6 e6 f5", "0"),
+            ("c4 c3 d3X+1", "c4 c3 d3", "+1"),
+        ] {
+            let r = parse(text);
+            assert_eq!(moves(&r), read, "{text}");
+            assert_eq!(
+                r.tags.extra,
+                [(BOOK_VALUE_TAG.to_owned(), value.to_owned())],
+                "{text}"
+            );
+            assert_eq!((r.defect.clone(), r.replay().error), (None, None), "{text}");
+        }
+        // Case-coded, on the fast path.
+        let r = parse("C4c3D3c5B2X-21");
+        assert_eq!(r.moves[1].color, Some(Color::White));
+        assert!(matches!(r.spans, MoveSpans::Every { stride: 2, .. }));
+        // Anything else after the moves stays a token.
+        for (text, token) in [
+            ("f5d6 X3", "X3"),
+            ("f5d6X", "X"),
+            ("f5d6X1.", "X1"),
+            ("f5d6x-2", "x"),
+            ("f5d6X-", "X"),
+            ("f5d6X1.2.3", "X1"),
+        ] {
+            let r = parse(text);
+            assert!(r.tags.extra.is_empty(), "{text}");
+            assert_eq!(r.token_text(2), token, "{text}");
+            assert_eq!(r.moves[2].token, Token::Unreadable, "{text}");
+        }
+    }
+
+    #[test]
+    fn every_flippy_book_line_reads_case_coded_and_replays() {
+        let Some(dir) = crate::testkit::corpus() else {
+            return;
+        };
+        let path = dir.join("transcripts/openings/flippy-ankBook.txt");
+        let text = std::fs::read(path).expect("corpus file");
+        let mut games = 0;
+        for (i, line) in text.split(|&c| c == b'\n').enumerate() {
+            let ctx = LineContext {
+                line: i as u32 + 1,
+                byte: 0,
+                index: i as u64 + 1,
+            };
+            let Some(r) = parse_line(line, ctx) else {
+                continue;
+            };
+            let shown = String::from_utf8_lossy(line);
+            games += 1;
+            assert_eq!(r.defect, None, "{shown}");
+            assert!(r.unreadable.is_empty(), "{shown}");
+            assert!(r.quirks.is_empty(), "{shown}");
+            assert!(r.moves.iter().all(|m| m.color.is_some()), "{shown}");
+            let report = r.replay();
+            assert_eq!(
+                (report.status(), report.error),
+                (Status::Incomplete, None),
+                "{shown}"
+            );
+            assert_eq!(r.tags.extra.len(), 1, "{shown}");
+            let value = &r.tags.extra[0];
+            assert_eq!(value.0, BOOK_VALUE_TAG);
+            assert!(shown.ends_with(&format!("X{}", value.1)), "{shown}");
+            assert!(value.1.parse::<f64>().is_ok(), "{shown}");
+        }
+        assert_eq!(games, 68);
     }
 
     #[test]
