@@ -7,16 +7,18 @@
 //! `--`, `@@`, `@@@@`), a trailing result (`51-13`, `1-0`, `0-1`,
 //! `1/2-1/2`, `*`), and a comment from `#` or `%` to the end of the line,
 //! kept as an [`Annotation`] after the moves before it; blank lines and
-//! comment lines hold no game. It may start with a 64-square board and the side to move
-//! (`<board> X;`, `<board> *`). Logistello's logbook lines
-//! (`+d3-c3…: -04 10`) sign each move with its colour. A line that mixes
-//! both cases encodes colour by case (`C4c3D3`: upper Black, lower White)
-//! when those colours hold up; when they put a move out of turn where
-//! reading case-blind does not, the line reads case-blind and the record
-//! gets [`Quirk::CaseIgnored`] (`f5 d6 C3 d3`). A name set off by a wide
-//! gap after the moves (Zebra's opening list) is kept as the tag `name`;
-//! the evaluation that ends a line of Flippy's book (`C4c3D3c5B2X-21`) as
-//! the tag [`BOOK_VALUE_TAG`].
+//! comment lines hold no game. It may start with a 64-square board and the
+//! side to move (`<board> X;`, `<board> *`). Logistello's logbook lines
+//! (`+d3-c3…: -04 10`) sign each move with its colour.
+//!
+//! A line that mixes both cases encodes colour by case (`C4c3D3`: upper
+//! Black, lower White) when those colours hold up; when they put a move
+//! out of turn where reading case-blind does not, the line reads
+//! case-blind and the record gets [`Quirk::CaseIgnored`] (`f5 d6 C3 d3`).
+//!
+//! A name set off by a wide gap after the moves (Zebra's opening list) is
+//! kept as the tag `name`; the evaluation that ends a line of Flippy's
+//! book (`C4c3D3c5B2X-21`) as the tag [`BOOK_VALUE_TAG`].
 //!
 //! Parsers never check legality: the replay does.
 
@@ -282,6 +284,7 @@ struct LineParser<'a> {
 }
 
 impl<'a> LineParser<'a> {
+    /// Where `rest`, always a suffix of the line, starts in it.
     fn offset(&self, rest: &[u8]) -> usize {
         self.line.len() - rest.len()
     }
@@ -638,6 +641,9 @@ fn book_value(text: &[u8]) -> Option<(&[u8], &[u8])> {
     let x = text
         .iter()
         .rposition(|c| !matches!(c, b'0'..=b'9' | b'.' | b'+' | b'-'))?;
+    if text[x] != b'X' {
+        return None;
+    }
     let (moves, value) = (text.get(..x)?, text.get(x + 1..)?);
     let glued = matches!(moves, [.., b'a'..=b'h' | b'A'..=b'H', b'1'..=b'8']);
     let unsigned = value
@@ -649,8 +655,7 @@ fn book_value(text: &[u8]) -> Option<(&[u8], &[u8])> {
         None => (unsigned, None),
     };
     let digits = |d: &[u8]| !d.is_empty() && d.iter().all(u8::is_ascii_digit);
-    (text[x] == b'X' && glued && digits(whole) && decimals.is_none_or(digits))
-        .then_some((moves, value))
+    (glued && digits(whole) && decimals.is_none_or(digits)).then_some((moves, value))
 }
 
 /// Whether some token of `text` is neither a move nor a result.

@@ -185,7 +185,7 @@ fn parse_position(line: &[u8], record: &mut GameRecord) -> Result<(), (usize, us
 }
 
 /// Streams positions from OBF text, one per non-blank, non-comment line;
-/// a line over [`MAX_LINE`] is read up to the limit and marked with a
+/// a line over 64 KiB is read up to the limit and marked with a
 /// defect there.
 pub struct Reader<R> {
     lines: Lines<R>,
