@@ -25,7 +25,8 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1};
 use nom::character::complete::{digit1, satisfy};
-use nom::combinator::{map, map_opt, not, peek, recognize, rest, value};
+use nom::combinator::{map, not, peek, recognize, rest, value};
+use nom::error::ErrorKind;
 use nom::sequence::{pair, separated_pair, terminated};
 use nom::{IResult, Parser};
 
@@ -140,17 +141,17 @@ fn result(i: &[u8]) -> IResult<&[u8], Lexeme> {
 }
 
 fn number(i: &[u8]) -> IResult<&[u8], Lexeme> {
-    map_opt(
-        terminated(
-            digit1,
-            not(satisfy(|c: char| !u8::try_from(c).is_ok_and(is_separator))),
-        ),
-        |digits: &[u8]| {
-            let n = std::str::from_utf8(digits).ok()?.parse().ok()?;
-            Some(Lexeme::Number(n))
-        },
-    )
-    .parse(i)
+    let (rest, digits) = digit1(i)?;
+    // Checked by hand: nom's `satisfy` takes a byte over 127 for a
+    // two-byte character and would slice past the end of the input.
+    let ends = rest.first().is_none_or(|&c| is_separator(c));
+    let n = std::str::from_utf8(digits)
+        .ok()
+        .and_then(|d| d.parse().ok());
+    match n {
+        Some(n) if ends => Ok((rest, Lexeme::Number(n))),
+        _ => Err(nom::Err::Error(nom::error::Error::new(i, ErrorKind::Digit))),
+    }
 }
 
 fn comment(i: &[u8]) -> IResult<&[u8], Lexeme> {

@@ -110,6 +110,12 @@ fn bare_numbers_that_count_the_moves_are_move_numbers() {
         assert_eq!(moves(&r), read, "{text}");
         assert_eq!(r.unreadable.len(), 1, "{text}");
     }
+    // Digits glued to other text are unreadable, a byte over 127 included.
+    for (text, read) in [("f5 1\u{e9}", "f5 1 \u{e9}"), ("f5 12f4", "f5 12 f4")] {
+        let r = parse(text);
+        assert_eq!(moves(&r), read, "{text}");
+        assert_eq!(r.moves[1].token, Token::Unreadable, "{text}");
+    }
     // Dotted numbers are move numbers wherever they stand.
     assert_eq!(moves(&parse("7. f5 d6")), "f5 d6");
 }
