@@ -22,6 +22,7 @@ mod format;
 pub mod ggf;
 pub mod jsonl;
 pub mod lines;
+pub mod movetext;
 pub mod obf;
 pub mod pgn;
 pub mod sgf;

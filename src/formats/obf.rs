@@ -6,10 +6,12 @@
 //! comment lines are skipped; text after a `%` on a position line is a
 //! comment too.
 //!
-//! Squares: `X`, `x`, `*`, `b` Black; `O`, `o`, `w`, `0` White; `-`, `.`
-//! empty (blanks between squares are ignored). Side to move: the same
-//! letters for each colour (`X`/`O` in Edax files). Moves: a square in
-//! either case or a pass (`PS`, `PA`, `pass`, `--`); scores are integers
+//! The board is read as the move grammar reads a transcript's board
+//! ([`crate::formats::movetext`]): squares `X`, `x`, `*`, `b`, `B` Black;
+//! `O`, `o`, `w`, `W`, `0` White; `-`, `.` empty (blanks between squares
+//! are ignored). Side to move: the same letters for each colour (`X`/`O`
+//! in Edax files). Moves: a square in either case or a pass word of the
+//! move grammar (`PS`, `PA`, `pass`, `--`, `@@`); scores are integers
 //! (Edax: the final disc difference from the side to move's view, empties
 //! to the winner) and may be missing (`G8;`).
 //!
@@ -23,10 +25,11 @@ use std::io::BufRead;
 use crate::formats::features::Features;
 use crate::formats::format::{Format, FormatInfo};
 use crate::formats::lines::{Line, Lines};
+use crate::formats::movetext::{board, is_black, is_empty, is_pass, is_white, BoardError};
 use crate::game::Move;
 use crate::record::Origin;
 use crate::source::{ParseError, ReadError, Span};
-use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
+use crate::{GameRecord, Square};
 
 /// The `tags.extra` name under which a position keeps its scored moves.
 pub const EXTRA_TAG: &str = "obf";
@@ -43,19 +46,7 @@ pub struct ScoredMove {
     pub score: Option<i32>,
 }
 
-pub use super::transcript::LineContext;
-
-fn black_square(c: u8) -> bool {
-    matches!(c, b'X' | b'x' | b'*' | b'b' | b'B')
-}
-
-fn white_square(c: u8) -> bool {
-    matches!(c, b'O' | b'o' | b'w' | b'W' | b'0')
-}
-
-fn empty_square(c: u8) -> bool {
-    matches!(c, b'-' | b'.')
-}
+pub use crate::formats::movetext::LineContext;
 
 /// Parses one `move:score` entry.
 fn parse_entry(entry: &str) -> Result<ScoredMove, String> {
@@ -65,10 +56,7 @@ fn parse_entry(entry: &str) -> Result<ScoredMove, String> {
     };
     let mv = if let Some(square) = Square::from_ascii(word.as_bytes()) {
         Move::Play(square)
-    } else if ["ps", "pa", "pass", "--"]
-        .iter()
-        .any(|p| word.eq_ignore_ascii_case(p))
-    {
+    } else if is_pass(word.as_bytes()) {
         Move::Pass
     } else {
         return Err(format!("expected a move such as G8:+18, found {word:?}"));
@@ -153,59 +141,27 @@ pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
 /// Reads the board, side and moves of `line` into `record`; an error is
 /// (byte offset, length, message).
 fn parse_position(line: &[u8], record: &mut GameRecord) -> Result<(), (usize, usize, String)> {
-    let mut black = 0u64;
-    let mut white = 0u64;
-    let mut squares = Square::all();
-    let mut i = 0;
-    let mut next_square = squares.next();
-    while let Some(square) = next_square {
-        let Some(&c) = line.get(i) else {
-            return Err((
-                i,
-                1,
-                format!("board has {} squares, expected 64", square.index()),
-            ));
-        };
-        if c == b' ' || c == b'\t' {
-            i += 1;
-            continue;
-        }
-        if black_square(c) {
-            black |= square.mask();
-        } else if white_square(c) {
-            white |= square.mask();
-        } else if !empty_square(c) {
-            return Err((
-                i,
-                1,
-                format!(
+    let (start, moves_at) = match board(line) {
+        Ok(read) => read,
+        Err(BoardError::Short { squares, at }) => {
+            let message = match (line.get(at), Square::new(squares)) {
+                (Some(&c), Some(square)) => format!(
                     "unreadable square {:?} at {square}",
                     char::from(c).escape_default().to_string()
                 ),
-            ));
+                _ => format!("board has {squares} squares, expected 64"),
+            };
+            return Err((at, 1, message));
         }
-        i += 1;
-        next_square = squares.next();
-    }
-    let rest = line.get(i..).unwrap_or_default();
-    let after_ws = rest.trim_ascii_start();
-    let side_at = i + (rest.len() - after_ws.len());
-    let side = match after_ws.first() {
-        Some(&c) if black_square(c) => Color::Black,
-        Some(&c) if white_square(c) => Color::White,
-        _ => {
+        Err(BoardError::NoSide { at }) => {
             return Err((
-                side_at,
+                at,
                 1,
                 "expected the side to move (X or O) after the board".into(),
             ))
         }
     };
-    // Each square went to at most one of the two sets.
-    if let Some(board) = Board::new(Bitboard(black), Bitboard(white)) {
-        record.start = Position::new(board, side);
-    }
-    let moves_at = side_at + 1;
+    record.start = start;
     let mut moves = line.get(moves_at..).unwrap_or_default();
     if let Some(comment) = moves.iter().position(|&c| c == b'%') {
         moves = moves.get(..comment).unwrap_or_default();
@@ -229,7 +185,7 @@ fn parse_position(line: &[u8], record: &mut GameRecord) -> Result<(), (usize, us
 }
 
 /// Streams positions from OBF text, one per non-blank, non-comment line;
-/// a line over [`MAX_LINE`] is read up to the limit and marked with a
+/// a line over 64 KiB is read up to the limit and marked with a
 /// defect there.
 pub struct Reader<R> {
     lines: Lines<R>,
@@ -342,7 +298,7 @@ pub fn sniff(head: &[u8]) -> bool {
     };
     if !board
         .iter()
-        .all(|&c| black_square(c) || white_square(c) || empty_square(c))
+        .all(|&c| is_black(c) || is_white(c) || is_empty(c))
     {
         return false;
     }
@@ -353,7 +309,7 @@ pub fn sniff(head: &[u8]) -> bool {
     let Some(moves) = rest.trim_ascii_start().strip_prefix(b";") else {
         return false;
     };
-    (black_square(side) || white_square(side))
+    (is_black(side) || is_white(side))
         && moves
             .split(|&c| c == b';')
             .next()
@@ -363,8 +319,8 @@ pub fn sniff(head: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-
     use super::*;
+    use crate::{Bitboard, Color, Position};
 
     const FIXTURE: &str = include_str!("../../fixtures/obf/positions.obf");
     const START: &str = "---------------------------OX------XO---------------------------";
@@ -469,6 +425,16 @@ mod tests {
             ]
         );
         assert_eq!(r.tags.extra[0].1, "PS:-12; pass; G8 ;");
+        // Every pass word of the move grammar.
+        let r = parse(&format!("{START} X; @@:-4; ---; PA:+2"));
+        assert_eq!(
+            scored(&r),
+            [
+                ("pass".into(), Some(-4)),
+                ("pass".into(), None),
+                ("pass".into(), Some(2))
+            ]
+        );
         assert!(parse_line(b"% comment", ctx()).is_none());
         assert!(parse_line(b"   ", ctx()).is_none());
         assert!(parse_line(b"\r\n", ctx()).is_none());
