@@ -1,0 +1,140 @@
+//! PGN-style Othello records.
+//!
+//! There is no Othello PGN standard; this module reads what Othello
+//! programs write. Edax: the seven tags plus `Time`, `FEN` for another
+//! start, moves `1. f5 d6 2. c3 …` with `pass`, a closing comment
+//! `{Name wins 40-24}` and `1-0`/`0-1`/`1/2-1/2`/`*`. Cassio: `Result` and
+//! `TheoreticalScore` as disc counts (`34-30`), a `Database` tag, one move
+//! pair per line and `--` for the moves after the end of the game. PlayOK:
+//! `BlackElo`/`WhiteElo`, `--` for a pass, the disc count repeated after
+//! the last move; copies of its move text come without tags. WTHOR dumps
+//! (`thor2pgn`): upper-case moves, no blank line after the tags, no
+//! result after the moves.
+//!
+//! Read:
+//! - tag pairs `[Name "value"]` (several per line allowed) with `\"` and
+//!   `\\`; text is UTF-8, or Latin-1 when it is not valid UTF-8;
+//! - `Event`, `Site`, `Date`, `Round`, `Black`, `White` fill the tags
+//!   verbatim (`?`, `-` kept, but `?` and `????.??.??` mean unknown);
+//!   `BlackElo`/`WhiteElo` the ratings; `Result` the result; `FEN` the
+//!   start position; `TheoreticalScore` (also Cassio's `TheoricalScore`)
+//!   Black's theoretical score when it is `36-28` or `36`; `Variant
+//!   "anti"` the anti rule; `Termination` (`resignation`, `time forfeit`,
+//!   `agreement`) the way the game ended when there is a result; `SetUp`
+//!   is structural and dropped; every other tag (and a repeated one) is
+//!   kept in `tags.extra` in source order;
+//! - `FEN` in Edax's form: ranks from row 8 down to row 1 separated by
+//!   `/`, `p` a black disc, `P` a white one, digits for empty squares,
+//!   then `b` or `w` (`8/8/8/3pP3/3Pp3/8/8/8 b - - 0 1` is the standard
+//!   start); `x`/`X`/`b`/`B`/`*` and `o`/`O`/`w`/`W` are also read.
+//!   Also a 64-square board `a1…h8` of `-`/`.`/`X`/`O`/`*` and the side;
+//! - move text: move numbers `1.`, `1...` (their values are not checked),
+//!   squares in either case with optional `!`/`?` suffixes, passes
+//!   `pass`, `--`, `PA`, `PS`, `@@`; `{comments}` (over several lines),
+//!   `;` comments to the end of the line, `%` escape lines, NAGs `$1` and
+//!   variations `( … )` are skipped, so comments are not kept, except
+//!   `[%eval x]` and `[%emt t]` (seconds, or `h:mm:ss`) in a comment
+//!   right after a move: its evaluation and time ([`MoveNote`](crate::MoveNote)). Trailing
+//!   `--` tokens after the last square are Cassio's padding for moves
+//!   never played and are dropped. Moves carry no colour (move numbers
+//!   are unreliable once passes are left out; the replay finds colours);
+//! - results `1-0`, `0-1`, `1/2-1/2` (winner only), `*` (none), disc
+//!   counts `34-30` ([`ResultValue::Discs`](crate::ResultValue::Discs)), in the `Result` tag and/or
+//!   after the moves. The tag wins; a different result after the moves is
+//!   kept in `tags.extra` as `MovetextResult`;
+//! - games end at a result after the moves, at a blank line after move
+//!   text, or at a tag line after move text; several games per file; move
+//!   text without tags is a game. Any other text in the move text is an
+//!   unreadable move token;
+//! - trouble (a malformed tag, a tag pair after move text on the same
+//!   line, an unclosed comment or variation, an unmatched `)`/`}`/`]`, a
+//!   bad `FEN`) gives the game a defect with its line and
+//!   column, keeps the moves before it and skips the rest of the game. A
+//!   tag line inside an unclosed comment or variation ends that game;
+//! - a game longer than [`GAME_CAP`] bytes keeps what fits and gets a
+//!   defect; lines longer than that are read in pieces.
+//!
+//! Write: `Event`, `Site`, `Date`, `Round`, `Black`, `White`, `Result`
+//! (Black before White, as Othello programs write them; `?` and `*` when
+//! unknown), then `BlackElo`, `WhiteElo`, `TheoreticalScore`, `Variant`,
+//! `Termination`, `FEN` (non-standard start only) when they apply, then
+//! the extra tags; a blank line; the moves with numbers (a number at each
+//! Black move, `N...` before a White move that follows no Black move)
+//! wrapped at 80 columns, each followed by `{[%eval x] [%emt t]}` when the
+//! record has an evaluation or time for it (seconds, as GGF keeps them),
+//! explicit passes as `pass` (Edax's spelling; `--` would be read back as
+//! padding at the end of a game) and no pass where the record has none,
+//! unreadable tokens as one word that reads back unreadable; then the
+//! result: disc counts for [`ResultValue::Discs`](crate::ResultValue::Discs) and for whole margins
+//! (empties to the winner), `1-0`/`0-1`/`1/2-1/2` for a winner only, `*`
+//! for none. Tag values lose line breaks (PGN has no escape for them).
+
+use crate::formats::features::{Feature, Features};
+use crate::formats::format::{Format, FormatInfo};
+use crate::formats::pgn::lex::{classify, is_delimiter, looks_like_tag, Lexeme};
+
+mod fen;
+mod lex;
+mod read;
+#[cfg(test)]
+mod tests;
+mod write;
+
+pub use read::{Reader, GAME_CAP};
+pub use write::{write_game, write_record};
+
+/// The PGN row of the format table.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Pgn,
+    name: "pgn",
+    aliases: &[],
+    extensions: &["pgn"],
+    summary: "tag pairs and numbered move text, as Othello programs write PGN",
+    sniff,
+    open: |input, _| Box::new(Reader::new(input)),
+    text: Some(&write::Pgn),
+    writable: true,
+    carries_status: false,
+    loses: Features::of_list(&[
+        Feature::RawMargin,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+        Feature::OtherBoard,
+    ]),
+    checks: write::CHECKS,
+};
+
+/// Whether the first bytes look like PGN: a tag pair `[Name "…"]`, or
+/// move text starting `1.` and a square or pass (PlayOK copies).
+#[must_use]
+pub fn sniff(head: &[u8]) -> bool {
+    let mut head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    loop {
+        head = head.trim_ascii_start();
+        if head.first() == Some(&b'%') {
+            let end = head.iter().position(|&c| c == b'\n').unwrap_or(head.len());
+            head = head.get(end..).unwrap_or_default();
+        } else {
+            break;
+        }
+    }
+    if looks_like_tag(head) {
+        return true;
+    }
+    let digits = head.iter().take_while(|c| c.is_ascii_digit()).count();
+    let rest = head.get(digits..).unwrap_or_default();
+    let dots = rest.iter().take_while(|&&c| c == b'.').count();
+    if digits == 0 || dots == 0 {
+        return false;
+    }
+    let rest = rest.get(dots..).unwrap_or_default().trim_ascii_start();
+    let end = rest
+        .iter()
+        .position(|&c| is_delimiter(c))
+        .unwrap_or(rest.len());
+    matches!(
+        classify(rest.get(..end).unwrap_or_default()),
+        Lexeme::Square(_) | Lexeme::Pass(_)
+    )
+}
