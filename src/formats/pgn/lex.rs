@@ -1,6 +1,8 @@
 //! The words of PGN move text and the small readings shared by the
 //! reader, the writer and `sniff`.
 
+use std::ops::Range;
+
 use crate::game::Winner;
 use crate::record::ResultValue;
 use crate::Square;
@@ -113,12 +115,50 @@ pub(super) fn unknown(value: &str) -> bool {
     v.is_empty() || v.bytes().all(|c| c == b'?' || c == b'.')
 }
 
-/// The argument of a `[%name arg]` command in a comment.
-pub(super) fn command<'a>(text: &'a str, name: &str) -> Option<&'a str> {
-    let start = text.find(&format!("[{name} "))? + name.len() + 2;
+/// The first `[%name arg]` command in a comment: where it is, and its
+/// argument.
+pub(super) fn command<'a>(text: &'a str, name: &str) -> Option<(Range<usize>, &'a str)> {
+    let open = text.find(&format!("[{name} "))?;
+    let start = open + name.len() + 2;
     let rest = text.get(start..)?;
     let end = rest.find(']')?;
-    Some(rest.get(..end)?.trim())
+    Some((open..start + end + 1, rest.get(..end)?.trim()))
+}
+
+/// Whether a comment after a move would be read as its evaluation or
+/// time (see the reader's notes).
+pub(super) fn holds_note(text: &str) -> bool {
+    command(text, "%eval").is_some_and(|(_, v)| v.parse::<f64>().is_ok_and(f64::is_finite))
+        || command(text, "%emt").is_some_and(|(_, v)| seconds(v).is_some())
+}
+
+/// A NAG after its `$`: its value and how many digits it takes.
+pub(super) fn nag(after: &[u8]) -> Option<(u16, usize)> {
+    let digits = after.iter().take_while(|c| c.is_ascii_digit()).count();
+    let value = std::str::from_utf8(after.get(..digits)?)
+        .ok()?
+        .parse()
+        .ok()?;
+    Some((value, digits))
+}
+
+/// The NAGs of a move's suffix: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5,
+/// `?!` 6, pairs first (`!!!` is `!!` then `!`).
+pub(super) fn glyphs(suffix: &[u8]) -> impl Iterator<Item = u16> + '_ {
+    let mut rest = suffix;
+    std::iter::from_fn(move || {
+        let (value, len) = match rest {
+            [b'!', b'!', ..] => (3, 2),
+            [b'?', b'?', ..] => (4, 2),
+            [b'!', b'?', ..] => (5, 2),
+            [b'?', b'!', ..] => (6, 2),
+            [b'!', ..] => (1, 1),
+            [b'?', ..] => (2, 1),
+            _ => return None,
+        };
+        rest = rest.get(len..).unwrap_or_default();
+        Some(value)
+    })
 }
 
 /// Seconds from `1.5` or `h:mm:ss(.f)`.

@@ -29,15 +29,26 @@
 //!   start); `x`/`X`/`b`/`B`/`*` and `o`/`O`/`w`/`W` are also read.
 //!   Also a 64-square board `a1…h8` of `-`/`.`/`X`/`O`/`*` and the side;
 //! - move text: move numbers `1.`, `1...` (their values are not checked),
-//!   squares in either case with optional `!`/`?` suffixes, passes
-//!   `pass`, `--`, `PA`, `PS`, `@@`; `{comments}` (over several lines),
-//!   `;` comments to the end of the line, `%` escape lines, NAGs `$1` and
-//!   variations `( … )` are skipped, so comments are not kept, except
-//!   `[%eval x]` and `[%emt t]` (seconds, or `h:mm:ss`) in a comment
-//!   right after a move: its evaluation and time ([`MoveNote`](crate::MoveNote)). Trailing
-//!   `--` tokens after the last square are Cassio's padding for moves
-//!   never played and are dropped. Moves carry no colour (move numbers
-//!   are unreliable once passes are left out; the replay finds colours);
+//!   squares in either case, passes `pass`, `--`, `PA`, `PS`, `@@`;
+//!   `%` escape lines are skipped. Trailing `--` tokens after the last
+//!   square are Cassio's padding for moves never played and are dropped.
+//!   Moves carry no colour (move numbers are unreliable once passes are
+//!   left out; the replay finds colours);
+//! - annotations, each kept where it is ([`Annotation`](crate::Annotation)
+//!   `after` the move tokens before it, 0 before the first move):
+//!   `{comments}` (over several lines, line breaks as `\n`) and `;`
+//!   comments to the end of the line as their text between the
+//!   delimiters, verbatim ([`AnnotationKind::Comment`](crate::AnnotationKind::Comment));
+//!   NAGs `$0`–`$65535` and the move suffixes `!` `?` `!!` `??` `!?` `?!`
+//!   as NAGs 1–6, their standard meaning (`!!!` is `!!` then `!`); each
+//!   variation `( … )` as its text exactly as written, its parentheses
+//!   included, nested variations and comments inside it
+//!   ([`AnnotationKind::Variation`](crate::AnnotationKind::Variation)).
+//!   `[%eval x]` and `[%emt t]` (seconds, or `h:mm:ss`) in a `{}` comment
+//!   after a move are that move's evaluation and time
+//!   ([`MoveNote`](crate::MoveNote)), not a comment; the rest of such a
+//!   comment, trimmed, is one. Comments before a game's first tag are
+//!   its own; those after the last game of a file are not a game;
 //! - results `1-0`, `0-1`, `1/2-1/2` (winner only), `*` (none), disc
 //!   counts `34-30` ([`ResultValue::Discs`](crate::ResultValue::Discs)), in the `Result` tag and/or
 //!   after the moves. The tag wins; a different result after the moves is
@@ -51,20 +62,28 @@
 //!   bad `FEN`) gives the game a defect with its line and
 //!   column, keeps the moves before it and skips the rest of the game. A
 //!   tag line inside an unclosed comment or variation ends that game;
-//! - a game longer than [`GAME_CAP`] bytes keeps what fits and gets a
-//!   defect; lines longer than that are read in pieces.
+//! - a game longer than [`GAME_CAP`] bytes, or with more than 16,384
+//!   annotations, keeps what fits and gets a defect; lines longer than
+//!   that are read in pieces.
 //!
 //! Write: `Event`, `Site`, `Date`, `Round`, `Black`, `White`, `Result`
 //! (Black before White, as Othello programs write them; `?` and `*` when
 //! unknown), then `BlackElo`, `WhiteElo`, `TheoreticalScore`, `Variant`,
 //! `Termination`, `FEN` (non-standard start only) when they apply, then
 //! the extra tags; a blank line; the moves with numbers (a number at each
-//! Black move, `N...` before a White move that follows no Black move)
-//! wrapped at 80 columns, each followed by `{[%eval x] [%emt t]}` when the
-//! record has an evaluation or time for it (seconds, as GGF keeps them),
-//! explicit passes as `pass` (Edax's spelling; `--` would be read back as
-//! padding at the end of a game) and no pass where the record has none,
-//! unreadable tokens as one word that reads back unreadable; then the
+//! Black move, `N...` before a White move that follows no Black move or
+//! follows a comment or variation) wrapped at 80 columns, each followed
+//! by its NAGs and `{[%eval x] [%emt t]}` when the record has an
+//! evaluation or time for it (seconds, as GGF keeps them), explicit
+//! passes as `pass` (Edax's spelling; `--` would be read back as padding
+//! at the end of a game) and no pass where the record has none,
+//! unreadable tokens as one word that reads back unreadable; the
+//! annotations where they were: NAGs as `$n`, comments as `{text}`, or
+//! as `;text` to the end of the line when braces cannot give the text
+//! back (a `}`, an evaluation that would be read as the move's, a line
+//! that reads as a tag pair; one with line breaks too has them made
+//! spaces, a named loss), variations as written when they are PGN move
+//! text (else left out, a named loss); then the
 //! result: disc counts for [`ResultValue::Discs`](crate::ResultValue::Discs) and for whole margins
 //! (empties to the winner), `1-0`/`0-1`/`1/2-1/2` for a winner only, `*`
 //! for none. Tag values lose line breaks (PGN has no escape for them).
@@ -95,13 +114,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&write::Pgn),
     writable: true,
     carries_status: false,
-    loses: Features::of_list(&[
-        Feature::RawMargin,
-        Feature::Comments,
-        Feature::Nags,
-        Feature::Variations,
-        Feature::OtherBoard,
-    ]),
+    loses: Features::of_list(&[Feature::RawMargin, Feature::OtherBoard]),
     checks: write::CHECKS,
 };
 

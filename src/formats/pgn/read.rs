@@ -1,14 +1,17 @@
 //! Reading PGN: a line at a time, one game after another.
 
 use std::io::{BufRead, Read};
+use std::ops::Range;
 
 use crate::formats::pgn::fen::parse_fen;
 use crate::formats::pgn::lex::{
-    classify, command, decode, is_delimiter, looks_like_tag, result_token, seconds, unknown, Lexeme,
+    classify, command, decode, glyphs, is_delimiter, looks_like_tag, nag, result_token, seconds,
+    unknown, Lexeme,
 };
 use crate::game::Move;
 use crate::record::{
-    MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
+    Annotation, AnnotationKind, MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue,
+    Rules, Token,
 };
 use crate::source::{ParseError, ReadError, Span};
 use crate::GameRecord;
@@ -18,6 +21,9 @@ use crate::GameRecord;
 pub const GAME_CAP: usize = 1 << 20;
 /// Bytes of source text kept per game for diagnostics.
 pub(super) const TEXT_CAP: usize = 64 << 10;
+/// Comments, NAGs and variations of one game beyond which the rest of
+/// it is skipped (with a defect): they cost more memory than their bytes.
+pub(super) const ANNOTATION_CAP: usize = 1 << 14;
 /// Longest line read at once.
 pub(super) const LINE_CAP: u64 = 1 << 20;
 
@@ -132,6 +138,8 @@ struct GameSoFar {
     comment_owner: Option<usize>,
     variation: usize,
     variation_at: Span,
+    /// The text of the open comment or variation.
+    pending: Vec<u8>,
     skipping: bool,
     size: usize,
     text: Vec<u8>,
@@ -153,6 +161,7 @@ impl GameSoFar {
             comment_owner: None,
             variation: 0,
             variation_at: Span::default(),
+            pending: Vec::new(),
             skipping: false,
             size: 0,
             text: Vec::new(),
@@ -172,6 +181,7 @@ impl GameSoFar {
             ));
         }
         self.skipping = true;
+        self.pending = Vec::new();
     }
 
     fn begin(&mut self, pos: Span) {
@@ -186,13 +196,19 @@ impl GameSoFar {
     fn feed(&mut self, line: &[u8], from: usize, ctx: LineCtx) -> Outcome {
         let was_started = self.started;
         let outcome = self.scan(line, from, ctx);
-        if matches!(outcome, Outcome::EndsBefore) || !self.started {
+        if matches!(outcome, Outcome::EndsBefore) {
             return outcome;
         }
-        // The whole line is kept, from its start, so columns line up.
-        let room = TEXT_CAP.saturating_sub(self.text.len());
-        self.text
-            .extend_from_slice(line.get(..room.min(line.len())).unwrap_or_default());
+        if self.started {
+            // The whole line is kept, from its start, so columns line up.
+            let room = TEXT_CAP.saturating_sub(self.text.len());
+            self.text
+                .extend_from_slice(line.get(..room.min(line.len())).unwrap_or_default());
+        } else if self.comment.is_none() && self.rec.annotations.is_empty() {
+            // Blank lines and escapes between games cost nothing; comments
+            // before a game's first tag are its own and count.
+            return outcome;
+        }
         let counted = if was_started {
             line.len()
         } else {
@@ -201,6 +217,7 @@ impl GameSoFar {
         self.size = self.size.saturating_add(counted);
         if self.size > GAME_CAP && !self.skipping {
             let pos = LineLoc::new(line, ctx).pos(0);
+            self.begin(pos);
             self.defect(
                 pos,
                 1,
@@ -239,18 +256,10 @@ impl GameSoFar {
                     }
                     _ => {}
                 }
-            } else if self.started && looks_like_tag(body) {
+            } else if looks_like_tag(body) {
                 // An unclosed comment or variation would swallow the
                 // next game.
-                match self.comment {
-                    Some(open) => self.defect(open, 1, "unclosed '{' comment".to_owned()),
-                    None => {
-                        let open = self.variation_at;
-                        self.defect(open, 1, "unclosed '(' variation".to_owned());
-                    }
-                }
-                self.comment = None;
-                self.variation = 0;
+                self.unclosed();
                 return Outcome::EndsBefore;
             }
         }
@@ -260,49 +269,65 @@ impl GameSoFar {
             let Some(&c) = body.get(i) else { break };
             if self.comment.is_some() {
                 let rest = body.get(i..).unwrap_or_default();
-                let close = rest.iter().position(|&c| c == b'}');
-                let text = rest.get(..close.unwrap_or(rest.len())).unwrap_or_default();
-                if let Some(owner) = self.comment_owner {
-                    self.annotate(owner, text);
+                let Some(k) = rest.iter().position(|&c| c == b'}') else {
+                    self.keep(rest);
+                    break;
+                };
+                self.keep(rest.get(..k).unwrap_or_default());
+                i += k + 1;
+                if self.variation > 0 {
+                    self.keep(b"}");
+                    self.comment = None;
+                } else {
+                    self.close_comment();
                 }
-                match close {
-                    Some(k) => {
-                        i += k + 1;
-                        self.comment = None;
-                        self.comment_owner = None;
-                        continue;
-                    }
-                    None => return Outcome::More,
-                }
+                continue;
             }
             if self.variation > 0 {
                 match c {
                     b'(' => self.variation += 1,
                     b')' => self.variation -= 1,
                     b'{' => self.comment = Some(loc.pos(i)),
-                    b';' => return Outcome::More,
+                    b';' => {
+                        // The rest of the line is a comment inside it.
+                        self.keep(body.get(i..).unwrap_or_default());
+                        break;
+                    }
                     _ => {}
                 }
+                self.keep(&[c]);
                 i += 1;
+                if self.variation == 0 {
+                    self.close_variation();
+                }
                 continue;
             }
             match c {
                 c if c.is_ascii_whitespace() => i += 1,
                 b'{' => {
                     self.comment = Some(loc.pos(i));
-                    // A comment right after a move may annotate it.
+                    // A comment right after a move may hold its evaluation
+                    // and time.
                     self.comment_owner = match self.phase {
                         Phase::Moves if !self.skipping => self.rec.moves.len().checked_sub(1),
                         _ => None,
                     };
+                    self.pending.clear();
                     i += 1;
                 }
-                b';' => return Outcome::More,
+                b';' => {
+                    let pos = loc.pos(i);
+                    let text = decode(body.get(i + 1..).unwrap_or_default());
+                    self.annotate(pos, AnnotationKind::Comment(text));
+                    i = n;
+                }
                 b'(' => {
                     let pos = loc.pos(i);
                     self.begin(pos);
                     self.variation = 1;
                     self.variation_at = pos;
+                    self.pending.clear();
+                    self.keep(b"(");
                     i += 1;
                 }
                 b')' | b'}' | b']' => {
@@ -316,13 +341,13 @@ impl GameSoFar {
                     self.begin(pos);
                     i = self.tag(body, i, &mut loc);
                 }
-                b'$' => {
+                b'$' if nag(body.get(i + 1..).unwrap_or_default()).is_some() => {
                     let pos = loc.pos(i);
                     self.begin(pos);
-                    i += 1;
-                    while body.get(i).is_some_and(u8::is_ascii_digit) {
-                        i += 1;
-                    }
+                    let (value, digits) =
+                        nag(body.get(i + 1..).unwrap_or_default()).unwrap_or_default();
+                    self.annotate(pos, AnnotationKind::Nag(value));
+                    i += 1 + digits;
                 }
                 _ => {
                     let pos = loc.pos(i);
@@ -345,7 +370,11 @@ impl GameSoFar {
                             return Outcome::EndsAt(j);
                         }
                         Lexeme::Square(sq) => {
-                            self.push(Token::Move(Move::Play(sq)), pos, word, false)
+                            let (name, suffix) = word.split_at(2.min(word.len()));
+                            self.push(Token::Move(Move::Play(sq)), pos, name, false);
+                            for value in glyphs(suffix) {
+                                self.annotate(pos, AnnotationKind::Nag(value));
+                            }
                         }
                         Lexeme::Pass(dashes) => {
                             self.push(Token::Move(Move::Pass), pos, word, dashes)
@@ -356,25 +385,113 @@ impl GameSoFar {
                 }
             }
         }
+        if (self.comment.is_some() || self.variation > 0) && line.last() == Some(&b'\n') {
+            self.keep(b"\n");
+        }
         Outcome::More
     }
 
-    /// Reads `[%eval x]` and `[%emt t]` in a comment after move `owner`.
-    fn annotate(&mut self, owner: usize, text: &[u8]) {
-        let text = String::from_utf8_lossy(text);
-        let eval = command(&text, "%eval").and_then(|v| v.parse::<f64>().ok());
-        let time = command(&text, "%emt").and_then(seconds);
-        if eval.is_none() && time.is_none() {
+    /// Ends an unclosed comment or variation with a defect where it opened.
+    fn unclosed(&mut self) {
+        let (open, message) = match self.comment {
+            Some(open) => (open, "unclosed '{' comment"),
+            None => (self.variation_at, "unclosed '(' variation"),
+        };
+        self.begin(open);
+        self.defect(open, 1, message.to_owned());
+        self.comment = None;
+        self.variation = 0;
+    }
+
+    /// Keeps text of the open comment or variation.
+    fn keep(&mut self, bytes: &[u8]) {
+        if !self.skipping {
+            self.pending.extend_from_slice(bytes);
+        }
+    }
+
+    /// A `{…}` comment ends: an annotation, except the evaluation and time
+    /// of the move it follows, which are that move's note.
+    fn close_comment(&mut self) {
+        let open = self.comment.take().unwrap_or_default();
+        let owner = self.comment_owner.take();
+        let raw = std::mem::take(&mut self.pending);
+        if self.skipping {
             return;
+        }
+        let text = decode(&raw);
+        let text = match owner {
+            Some(owner) => self.note(owner, text),
+            None => Some(text),
+        };
+        if let Some(text) = text {
+            self.annotate(open, AnnotationKind::Comment(text));
+        }
+    }
+
+    /// A `( … )` variation ends.
+    fn close_variation(&mut self) {
+        let raw = std::mem::take(&mut self.pending);
+        if !self.skipping {
+            let open = self.variation_at;
+            self.annotate(open, AnnotationKind::Variation(decode(&raw)));
+        }
+    }
+
+    /// Takes `[%eval x]` and `[%emt t]` out of a comment after move
+    /// `owner` into its note; returns the rest of the comment, if any.
+    fn note(&mut self, owner: usize, text: String) -> Option<String> {
+        let eval = command(&text, "%eval")
+            .and_then(|(at, v)| Some((at, v.parse::<f64>().ok().filter(|v| v.is_finite())?)));
+        let time = command(&text, "%emt").and_then(|(at, v)| Some((at, seconds(v)?)));
+        if eval.is_none() && time.is_none() {
+            return Some(text);
         }
         let notes = &mut self.rec.notes;
         if notes.len() <= owner {
             notes.resize(owner + 1, MoveNote::default());
         }
         if let Some(note) = notes.get_mut(owner) {
-            note.eval = eval.or(note.eval);
-            note.time = time.or(note.time);
+            note.eval = eval.as_ref().map(|(_, v)| *v).or(note.eval);
+            note.time = time.as_ref().map(|(_, v)| *v).or(note.time);
         }
+        let mut cuts: Vec<Range<usize>> = [eval.map(|(at, _)| at), time.map(|(at, _)| at)]
+            .into_iter()
+            .flatten()
+            .collect();
+        cuts.sort_by_key(|r| r.start);
+        let mut rest = String::new();
+        let mut at = 0;
+        for cut in cuts {
+            rest.push_str(text.get(at..cut.start.max(at)).unwrap_or_default());
+            at = at.max(cut.end);
+        }
+        rest.push_str(text.get(at..).unwrap_or_default());
+        let rest = rest.trim();
+        (!rest.is_empty()).then(|| rest.to_owned())
+    }
+
+    /// Keeps a comment, NAG or variation after the moves read so far.
+    fn annotate(&mut self, at: Span, kind: AnnotationKind) {
+        if self.skipping {
+            return;
+        }
+        if self.rec.annotations.len() >= ANNOTATION_CAP {
+            self.begin(at);
+            self.defect(
+                at,
+                1,
+                format!(
+                    "game has more than {ANNOTATION_CAP} comments, NAGs and variations; \
+                     the rest is skipped"
+                ),
+            );
+            return;
+        }
+        self.rec.annotations.push(Annotation {
+            after: self.rec.moves.len(),
+            kind,
+        });
     }
 
     /// Records a move token; `dashes` marks a `--` pass, which may be
@@ -553,16 +670,15 @@ impl GameSoFar {
     }
 
     fn finish(mut self, index: u64) -> GameRecord {
-        if let Some(open) = self.comment {
-            self.defect(open, 1, "unclosed '{' comment".to_owned());
-        }
-        if self.variation > 0 {
-            let open = self.variation_at;
-            self.defect(open, 1, "unclosed '(' variation".to_owned());
+        if self.comment.is_some() || self.variation > 0 {
+            self.unclosed();
         }
         let keep = self.rec.moves.len().saturating_sub(self.dashes);
         self.rec.moves.truncate(keep);
         self.rec.spans.truncate(keep);
+        for annotation in &mut self.rec.annotations {
+            annotation.after = annotation.after.min(keep);
+        }
         if !self.rec.notes.is_empty() {
             self.rec.notes.resize(keep, MoveNote::default());
         }
@@ -717,7 +833,10 @@ impl<R: BufRead> Iterator for Reader<R> {
             }
         }
         if !game.started {
-            return None;
+            // Text after the last game is not a game, unless it opens a
+            // comment that never closes: that is said.
+            game.comment?;
+            game.unclosed();
         }
         self.games += 1;
         Some(Ok(game.finish(self.games)))

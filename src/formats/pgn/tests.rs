@@ -1,11 +1,12 @@
 //! Tests of the PGN reader and writer.
 
 use crate::formats::pgn::fen::write_fen;
-use crate::formats::pgn::read::{LINE_CAP, TEXT_CAP};
+use crate::formats::pgn::read::{ANNOTATION_CAP, LINE_CAP, TEXT_CAP};
 use crate::formats::pgn::*;
 use crate::game::{Move, Winner};
 use crate::record::{
-    MoveNote, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Tags, Token,
+    Annotation, AnnotationKind, MoveNote, Origin, RecordedMove, RecordedResult, ResultKind,
+    ResultValue, Rules, Tags, Token,
 };
 use crate::{Color, GameRecord, Position, Square, Status};
 
@@ -73,6 +74,27 @@ fn winner(w: Winner) -> Option<RecordedResult> {
     Some(RecordedResult::new(ResultValue::Winner(w)))
 }
 
+fn comment(after: usize, text: &str) -> Annotation {
+    Annotation {
+        after,
+        kind: AnnotationKind::Comment(text.to_owned()),
+    }
+}
+
+fn nag(after: usize, value: u16) -> Annotation {
+    Annotation {
+        after,
+        kind: AnnotationKind::Nag(value),
+    }
+}
+
+fn variation(after: usize, text: &str) -> Annotation {
+    Annotation {
+        after,
+        kind: AnnotationKind::Variation(text.to_owned()),
+    }
+}
+
 use crate::testkit::corpus;
 
 const EDAX: &str = include_str!("../../../fixtures/pgn/edax-style.pgn");
@@ -129,6 +151,7 @@ fn edax_style_fixture() {
     );
     assert_eq!(g.tags.date.as_deref(), Some("2024.3.1"));
     assert_eq!(g.tags.round, None);
+    assert_eq!(g.annotations, [comment(60, "Edax wins 40-24")]);
     assert_eq!(extra(g), [("Time", "12.30.5")]);
     let report = g.replay();
     assert_eq!(report.error, None);
@@ -229,7 +252,19 @@ fn variants_fixture() {
             g.span(1).unwrap().column,
             g.span(1).unwrap().len
         ),
-        (11, 27, 3)
+        (11, 27, 2)
+    );
+    assert_eq!(
+        g.annotations,
+        [
+            comment(0, "An opening comment"),
+            nag(2, 1),
+            nag(3, 1),
+            variation(4, "(2... e3 3. f4 {nested})"),
+            nag(5, 6),
+            comment(5, " a line comment"),
+            comment(6, "a comment\nover two lines"),
+        ]
     );
     let g = &games[1];
     assert_eq!(g.rules, Rules::Anti);
@@ -378,13 +413,22 @@ fn results_in_tag_and_move_text() {
 }
 
 #[test]
-fn comments_variations_nags_and_escapes_are_skipped() {
+fn comments_nags_and_variations_are_kept_and_escapes_skipped() {
     let text =
         "% escape\n1. f5 {a (comment} $12 d6 (1... f6 {x) y} (2. e6) ) ; rest { of line\n2. c3 *";
     let g = one(text);
     assert_eq!(tokens(&g), "f5 d6 c3");
     assert_eq!(g.defect, None);
     assert_eq!(g.origin.line, Some(2));
+    assert_eq!(
+        g.annotations,
+        [
+            comment(1, "a (comment"),
+            nag(1, 12),
+            variation(2, "(1... f6 {x) y} (2. e6) )"),
+            comment(2, " rest { of line"),
+        ]
+    );
 }
 
 #[test]
@@ -404,13 +448,38 @@ fn evaluations_and_times_in_comments() {
             }
         ]
     );
-    // Comments before any move, in variations or after a defect are
-    // not annotations; the notes are as long as the moves.
+    assert_eq!(g.annotations, [comment(2, "just words")]);
+    // Comments before any move or in variations are not notes; the notes
+    // are as long as the moves.
     let g = one("{[%eval 1]} 1. f5 (1... d6 {[%eval 2]}) d6 {[%eval 3]} 2. c3 *");
     assert_eq!(g.notes.len(), 3);
     assert_eq!(
         g.notes.iter().map(|n| n.eval).collect::<Vec<_>>(),
         [None, Some(3.0), None]
+    );
+    assert_eq!(
+        g.annotations,
+        [
+            comment(0, "[%eval 1]"),
+            variation(1, "(1... d6 {[%eval 2]})")
+        ]
+    );
+    // Words beside the evaluation are a comment; an evaluation that is
+    // not a finite number is not one.
+    let g = one("1. f5 {[%eval 1.5] good [%emt 2]} d6 {[%eval nan]} *");
+    assert_eq!(
+        g.notes,
+        [
+            MoveNote {
+                eval: Some(1.5),
+                time: Some(2.0)
+            },
+            MoveNote::default()
+        ]
+    );
+    assert_eq!(
+        g.annotations,
+        [comment(1, "good"), comment(2, "[%eval nan]")]
     );
     let g = one("1. f5 d6 *");
     assert!(g.notes.is_empty());
@@ -554,7 +623,8 @@ fn encodings_bom_and_crlf() {
 #[test]
 fn a_game_over_the_cap_keeps_what_fits() {
     let mut text = String::from("1. f5 d6\n");
-    let line = format!("{}\n", "{x}".repeat(100));
+    // Long comments, so that the bytes run out before the annotations.
+    let line = format!("{{{}}}\n", "x".repeat(298));
     while text.len() <= GAME_CAP {
         text.push_str(&line);
     }
@@ -606,7 +676,10 @@ fn writer_numbers_passes_and_wraps() {
     let out = written(&games[0]);
     let body: Vec<&str> = out.lines().skip_while(|l| !l.is_empty()).skip(1).collect();
     assert!(body.iter().all(|l| l.chars().count() <= 80), "{out}");
-    assert!(out.contains("29. f1 pass 30. g7 a8 1-0"), "{out}");
+    assert!(
+        out.contains("29. f1 pass 30. g7 a8 {Edax wins 40-24} 1-0"),
+        "{out}"
+    );
     assert_eq!(body.first().map(|l| &l[..11]), Some("1. d3 c3 2."));
     // White first, and White after White (an implicit Black pass).
     let out = written(&games[1]);
@@ -798,6 +871,31 @@ const PLAY: Play = Play {
     odd_start: 30,
 };
 
+/// Gives `record` up to three annotations at random places: comments of
+/// the kit's tricky text (its `{`, `}`, `;`, `(`, `[` and line breaks are
+/// what PGN comments must survive), NAGs, and variations, PGN ones and
+/// an SGF one PGN cannot hold.
+fn annotate(rng: &mut Rng, record: &mut GameRecord) {
+    const VARIATIONS: [&str; 4] = [
+        "(1... d6)",
+        "(2. c3 {a (b} (2. e6) ; x)\n)",
+        "( $1 )",
+        "(;B[f5];W[d6])",
+    ];
+    let mut list: Vec<Annotation> = (0..rng.below(4))
+        .map(|_| Annotation {
+            after: rng.below(record.moves.len() + 1),
+            kind: match rng.below(3) {
+                0 => AnnotationKind::Comment(rng.tricky_text()),
+                1 => AnnotationKind::Nag(rng.below(300) as u16),
+                _ => AnnotationKind::Variation(rng.pick(&VARIATIONS).to_owned()),
+            },
+        })
+        .collect();
+    list.sort_by_key(|a| a.after);
+    record.annotations = list;
+}
+
 /// What PGN says it loses of `record`.
 fn lost(record: &GameRecord) -> Vec<&'static str> {
     crate::formats::Format::Pgn.losses_of(record)
@@ -857,10 +955,11 @@ fn mutated_inputs_give_consistent_records_that_round_trip() {
 #[test]
 fn random_games_round_trip() {
     let mut rng = Rng(0x5EED_0101);
-    let (mut with_passes, mut odd_starts, mut kept) = (0, 0, 0);
+    let (mut with_passes, mut odd_starts, mut kept, mut annotated) = (0, 0, 0, 0);
     for _ in 0..300 {
         let mut record = random_game(&mut rng, PLAY);
         decorate(&mut rng, &mut record);
+        annotate(&mut rng, &mut record);
         with_passes += usize::from(
             record
                 .moves
@@ -875,6 +974,7 @@ fn random_games_round_trip() {
         if lost(&record).is_empty() {
             assert_eq!(bare(&first), bare(&record), "{text}");
             kept += 1;
+            annotated += usize::from(!record.annotations.is_empty());
         }
         assert_eq!(bare(&one(&written(&first))), bare(&first), "{text}");
         assert_eq!(first.replay().error, None, "{text}");
@@ -887,8 +987,8 @@ fn random_games_round_trip() {
         }
     }
     assert!(
-        with_passes > 10 && odd_starts > 30 && kept > 100,
-        "{with_passes} {odd_starts} {kept}"
+        with_passes > 10 && odd_starts > 30 && kept > 80 && annotated > 50,
+        "{with_passes} {odd_starts} {kept} {annotated}"
     );
 }
 
@@ -918,4 +1018,187 @@ fn random_games_in_one_stream() {
         }
     }
     assert!(kept > 10, "{kept}");
+}
+
+const ANNOTATED: &str = "[Event \"Annotated\"]\n[Black \"Ann\"]\n[White \"Bo\"]\n\
+[Result \"34-30\"]\n\n{Before the first move} 1. f5! {[%eval 0.5]} {good} d6 $14 \
+(1... f6 2. e6 {side line} (2. d3)) 2. c3?? ; a rest-of-line comment\nd3 {two\nlines} \
+3. c4 34-30\n";
+
+#[test]
+fn every_kind_of_annotation_is_read_and_written_back() {
+    let g = one(ANNOTATED);
+    assert_eq!(tokens(&g), "f5 d6 c3 d3 c4");
+    assert_eq!(
+        g.annotations,
+        [
+            comment(0, "Before the first move"),
+            nag(1, 1),
+            comment(1, "good"),
+            nag(2, 14),
+            variation(2, "(1... f6 2. e6 {side line} (2. d3))"),
+            nag(3, 4),
+            comment(3, " a rest-of-line comment"),
+            comment(4, "two\nlines"),
+        ]
+    );
+    assert_eq!(g.notes[0].eval, Some(0.5));
+    let out = written(&g);
+    assert_eq!(
+        out,
+        "[Event \"Annotated\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [Black \"Ann\"]\n[White \"Bo\"]\n[Result \"34-30\"]\n\n\
+         {Before the first move} 1. f5 $1 {[%eval 0.5]} {good} 1... d6 $14\n\
+         (1... f6 2. e6 {side line} (2. d3)) 2. c3 $4 { a rest-of-line comment} 2... d3\n\
+         {two\nlines} 3. c4 34-30\n\n"
+    );
+    assert_eq!(bare(&one(&out)), bare(&g));
+    assert_eq!(written(&one(&out)), out);
+    assert!(lost(&g).is_empty());
+}
+
+/// A record of `f5 d6 c3` with these annotations.
+fn annotated(annotations: Vec<Annotation>) -> GameRecord {
+    let mut g = one("1. f5 d6 2. c3 *");
+    g.annotations = annotations;
+    g
+}
+
+/// The move text a record is written with.
+fn move_text(g: &GameRecord) -> String {
+    let out = written(g);
+    out.split_once("\n\n")
+        .map_or(out.clone(), |(_, m)| m.to_owned())
+}
+
+#[test]
+fn comments_braces_cannot_hold_are_line_comments() {
+    let g = annotated(vec![
+        comment(1, "a } b"),
+        comment(2, "[%eval 3]"),
+        comment(2, "x\r\ny"),
+        comment(3, ""),
+    ]);
+    assert_eq!(
+        move_text(&g),
+        "1. f5 ;a } b\n1... d6 ;[%eval 3]\n{x\ny} 2. c3 {} *\n\n"
+    );
+    let back = one(&written(&g));
+    assert_eq!(
+        back.annotations,
+        [
+            comment(1, "a } b"),
+            comment(2, "[%eval 3]"),
+            comment(2, "x\ny"),
+            comment(3, "")
+        ]
+    );
+    assert!(back.notes.is_empty());
+    assert!(lost(&g).is_empty());
+}
+
+#[test]
+fn comments_no_form_holds_lose_their_line_breaks_and_are_named() {
+    const LOSS: &str = "comments over several lines holding '}', a tag pair or [%eval]/[%emt]";
+    for text in ["x}\ny", "see\n[Event \"x\"]", "[%emt 3]\nlater"] {
+        let g = annotated(vec![comment(1, text)]);
+        let flat = text.replace('\n', " ");
+        assert_eq!(
+            move_text(&g),
+            format!("1. f5 ;{flat}\n1... d6 2. c3 *\n\n"),
+            "{text}"
+        );
+        assert_eq!(one(&written(&g)).annotations, [comment(1, &flat)]);
+        assert_eq!(lost(&g), [LOSS]);
+    }
+}
+
+#[test]
+fn variations_that_are_not_pgn_move_text_are_left_out_and_named() {
+    const LOSS: &str = "variations that are not PGN move text";
+    let fits = "(1... f6 ; to the end of the line (\n2. e6)";
+    let g = annotated(vec![variation(1, fits), variation(3, "(2... e3)")]);
+    assert_eq!(
+        move_text(&g),
+        format!("1. f5 {fits} 1... d6 2. c3 (2... e3) *\n\n")
+    );
+    assert_eq!(one(&written(&g)).annotations, g.annotations);
+    assert!(lost(&g).is_empty());
+    for text in [
+        "(;B[f5];W[d6])",
+        "1... d6",
+        "(1... d6) (2. c3)",
+        "(1... d6",
+        "(1... {d6)}",
+        "(1... d6\n[Event \"x\"])",
+    ] {
+        let g = annotated(vec![variation(1, text)]);
+        assert_eq!(move_text(&g), "1. f5 d6 2. c3 *\n\n", "{text}");
+        assert_eq!(lost(&g), [LOSS], "{text}");
+    }
+}
+
+#[test]
+fn a_game_with_too_many_annotations_keeps_what_fits() {
+    let text = format!("1. f5 {}d6 *\n1. d3 *\n", "$7 ".repeat(ANNOTATION_CAP + 1));
+    let games = read(&text);
+    assert_eq!(games.len(), 2);
+    let g = &games[0];
+    assert_eq!(tokens(g), "f5");
+    assert_eq!(g.annotations.len(), ANNOTATION_CAP);
+    assert_eq!(
+        defect(g),
+        (
+            format!(
+                "game has more than {ANNOTATION_CAP} comments, NAGs and variations; \
+                 the rest is skipped"
+            ),
+            1,
+            7 + 3 * ANNOTATION_CAP as u32
+        )
+    );
+    assert_eq!(tokens(&games[1]), "d3");
+}
+
+#[test]
+fn comments_outside_games() {
+    // Before a game's tags: its own, before its first move.
+    let games = read("{lead}\n[Event \"x\"]\n1. f5 *\n; trailing\n{trailing}\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].annotations, [comment(0, "lead")]);
+    assert_eq!(games[0].origin.line, Some(2));
+    // One that never closes is said, whether a game follows or not.
+    let games = read("1. f5 *\n{oops\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(defect(&games[1]), ("unclosed '{' comment".to_owned(), 2, 1));
+    let games = read("{oops\n[Event \"x\"]\n1. f5 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        (defect(&games[0]), games[0].moves.len()),
+        (("unclosed '{' comment".to_owned(), 1, 1), 0)
+    );
+    assert_eq!(
+        (games[1].tags.event.as_deref(), tokens(&games[1])),
+        (Some("x"), "f5".to_owned())
+    );
+}
+
+#[test]
+fn nags_and_move_suffixes() {
+    let g = one("1. f5!! d6?? 2. c3!? d3?! 3. c4!!! $0 $65535 $65536 *");
+    assert_eq!(tokens(&g), "f5 d6 c3 d3 c4 $65536");
+    assert_eq!(
+        g.annotations,
+        [
+            nag(1, 3),
+            nag(2, 4),
+            nag(3, 5),
+            nag(4, 6),
+            nag(5, 3),
+            nag(5, 1),
+            nag(5, 0),
+            nag(5, 65535)
+        ]
+    );
+    assert_eq!((g.span(4).unwrap().column, g.span(4).unwrap().len), (30, 2));
 }

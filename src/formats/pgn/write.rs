@@ -3,9 +3,11 @@
 use crate::formats::features::Check;
 use crate::formats::format::TextFormat;
 use crate::formats::pgn::fen::write_fen;
-use crate::formats::pgn::lex::{classify, Lexeme};
+use crate::formats::pgn::lex::{classify, holds_note, looks_like_tag, Lexeme};
 use crate::game::{Move, Winner};
-use crate::record::{MoveNote, RecordedResult, ResultKind, ResultValue, Rules, Token};
+use crate::record::{
+    Annotation, AnnotationKind, MoveNote, RecordedResult, ResultKind, ResultValue, Rules, Token,
+};
 use crate::table::Game;
 use crate::{Color, GameRecord};
 
@@ -168,45 +170,215 @@ pub fn write_game(game: &Game<'_>, out: &mut String) {
         push_tag(out, &tag_name(name), value);
     }
     out.push('\n');
-    let colors: Vec<Color> = record.plies(game.report).map(|t| t.color).collect();
-    let mut words: Vec<String> = Vec::with_capacity(record.moves.len() * 3 / 2 + 1);
-    let mut number = 0u32;
-    let mut after_black = false;
-    for (i, m) in record.moves.iter().enumerate() {
-        let color = colors.get(i).copied().unwrap_or(Color::Black);
-        if color == Color::Black {
-            number += 1;
-            words.push(format!("{number}."));
-        } else if !after_black {
-            number += 1;
-            words.push(format!("{number}..."));
-        }
-        after_black = color == Color::Black;
-        words.push(match m.token {
+    write_moves(game, result, out);
+    out.push_str("\n\n");
+}
+
+/// The move text: numbered moves, each with its note, the annotations
+/// where they were, the result.
+fn write_moves(game: &Game<'_>, result: String, out: &mut String) {
+    let record = game.record;
+    let len = record.moves.len();
+    let mut annotations: Vec<&Annotation> = record.annotations.iter().collect();
+    // Stable: annotations at one place keep their order.
+    annotations.sort_by_key(|a| a.after.min(len));
+    let mut annotations = annotations.into_iter().peekable();
+    let mut text = MoveText {
+        out,
+        width: 0,
+        number: 0,
+        last: None,
+        interrupted: false,
+    };
+    while let Some(a) = annotations.next_if(|a| a.after == 0) {
+        text.annotation(&a.kind);
+    }
+    for turn in record.plies(game.report) {
+        let word = match turn.token {
             Token::Move(Move::Play(sq)) => sq.to_string(),
             Token::Move(Move::Pass) => "pass".to_owned(),
-            Token::Unreadable => unreadable_word(&record.token_text(i)),
-        });
-        if let Some(comment) = record.notes.get(i).and_then(note_comment) {
-            words.push(comment);
+            Token::Unreadable => unreadable_word(&record.token_text(turn.index)),
+        };
+        text.ply(turn.color, &word);
+        let here = |a: &&Annotation| a.after.min(len) <= turn.index + 1;
+        // The move's own NAGs first, then its evaluation and time.
+        while let Some(a) =
+            annotations.next_if(|a| here(a) && matches!(a.kind, AnnotationKind::Nag(_)))
+        {
+            text.annotation(&a.kind);
+        }
+        if let Some(comment) = record.notes.get(turn.index).and_then(note_comment) {
+            text.aside(&comment);
+        }
+        while let Some(a) = annotations.next_if(here) {
+            text.annotation(&a.kind);
         }
     }
-    words.push(result);
-    let mut width = 0;
-    for word in &words {
-        let len = word.chars().count();
-        if width > 0 && width + 1 + len > 80 {
-            out.push('\n');
-            width = 0;
+    text.word(&result);
+}
+
+/// Move text as it is written: words wrapped at 80 columns where they
+/// can be, move numbers where PGN wants them.
+struct MoveText<'a> {
+    out: &'a mut String,
+    /// Characters on the current line.
+    width: usize,
+    /// The number of the last move numbered.
+    number: u32,
+    /// The side of the last move written.
+    last: Option<Color>,
+    /// A comment or variation came after the last move, so a White move
+    /// needs its number again (`1. f5 {good} 1... d6`).
+    interrupted: bool,
+}
+
+impl MoveText<'_> {
+    /// One word, on this line or the next; a word with line breaks (a
+    /// comment, a variation) is written as it is.
+    fn word(&mut self, word: &str) {
+        let first = word.split('\n').next().unwrap_or_default().chars().count();
+        if self.width > 0 && self.width + 1 + first > 80 {
+            self.out.push('\n');
+            self.width = 0;
+        } else if self.width > 0 {
+            self.out.push(' ');
+            self.width += 1;
         }
-        if width > 0 {
-            out.push(' ');
-            width += 1;
-        }
-        out.push_str(word);
-        width += len;
+        self.out.push_str(word);
+        self.width = match word.rfind('\n') {
+            Some(k) => word.get(k + 1..).unwrap_or_default().chars().count(),
+            None => self.width + first,
+        };
     }
-    out.push_str("\n\n");
+
+    /// A move (or pass) of `color`, numbered: `N.` before Black's, `N...`
+    /// before White's when it does not follow Black's directly.
+    fn ply(&mut self, color: Color, word: &str) {
+        let number = match (color, self.last, self.interrupted) {
+            (Color::White, Some(Color::Black), false) => None,
+            (Color::White, Some(Color::Black), true) => Some(format!("{}...", self.number)),
+            (Color::White, ..) => {
+                self.number += 1;
+                Some(format!("{}...", self.number))
+            }
+            (Color::Black, ..) => {
+                self.number += 1;
+                Some(format!("{}.", self.number))
+            }
+        };
+        if let Some(number) = number {
+            self.word(&number);
+        }
+        self.word(word);
+        self.last = Some(color);
+        self.interrupted = false;
+    }
+
+    /// A comment or variation among the moves.
+    fn aside(&mut self, word: &str) {
+        self.word(word);
+        self.interrupted = true;
+    }
+
+    /// A `;` comment: the rest of its line.
+    fn line_comment(&mut self, text: &str) {
+        self.aside(&format!(";{text}"));
+        self.out.push('\n');
+        self.width = 0;
+    }
+
+    fn annotation(&mut self, kind: &AnnotationKind) {
+        match kind {
+            AnnotationKind::Comment(text) => match comment_form(text) {
+                CommentForm::Braces => self.aside(&format!("{{{}}}", text.replace("\r\n", "\n"))),
+                CommentForm::Line => self.line_comment(text),
+                CommentForm::Lossy => self.line_comment(&text.replace(['\r', '\n'], " ")),
+            },
+            AnnotationKind::Nag(value) => self.word(&format!("${value}")),
+            // One that is not PGN move text is left out, and named
+            // ([`CHECKS`]).
+            AnnotationKind::Variation(text) if variation_fits(text) => {
+                self.aside(&text.replace("\r\n", "\n"));
+            }
+            AnnotationKind::Variation(_) => {}
+        }
+    }
+}
+
+/// How a comment is written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CommentForm {
+    /// `{text}`.
+    Braces,
+    /// `;text` to the end of the line.
+    Line,
+    /// `;text` with its line breaks made spaces: it has lines, and a `}`,
+    /// a line that reads as a tag pair, or what reads as a move's
+    /// evaluation or time.
+    Lossy,
+}
+
+/// The form that gives `text` back as a comment (line breaks as `\n`).
+fn comment_form(text: &str) -> CommentForm {
+    let lines = text.contains('\n');
+    let braces = !text.contains('}')
+        && !holds_note(text)
+        && !text
+            .split('\n')
+            .skip(1)
+            .any(|l| looks_like_tag(l.as_bytes()));
+    if braces {
+        CommentForm::Braces
+    } else if !lines && !text.ends_with('\r') {
+        CommentForm::Line
+    } else {
+        CommentForm::Lossy
+    }
+}
+
+/// Whether a variation's text, written as it is, reads back as that
+/// variation: it opens with `(` and closes with the `)` that matches it,
+/// as the reader counts them (not in `{…}` or after `;` on a line), and
+/// no line of it reads as a tag pair.
+fn variation_fits(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&b'(') {
+        return false;
+    }
+    let (mut depth, mut comment, mut i) = (0usize, false, 0);
+    while let Some(&c) = bytes.get(i) {
+        if c == b'\n' {
+            let line = bytes.get(i + 1..).unwrap_or_default();
+            let end = line.iter().position(|&c| c == b'\n').unwrap_or(line.len());
+            if looks_like_tag(line.get(..end).unwrap_or_default()) {
+                return false;
+            }
+        } else if comment {
+            comment = c != b'}';
+        } else {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return i + 1 == bytes.len();
+                    }
+                }
+                b'{' => comment = true,
+                b';' => match bytes
+                    .get(i..)
+                    .and_then(|r| r.iter().position(|&c| c == b'\n'))
+                {
+                    // The line break itself is looked at next.
+                    Some(k) => i += k - 1,
+                    None => return false,
+                },
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    false
 }
 
 /// What PGN's own syntax cannot hold.
@@ -258,6 +430,23 @@ pub(super) const CHECKS: &[Check] = &[
                 .extra
                 .iter()
                 .any(|(name, _)| tag_name(name) != *name)
+        },
+    },
+    Check {
+        loss: "comments over several lines holding '}', a tag pair or [%eval]/[%emt]",
+        applies: |g| {
+            g.record.annotations.iter().any(|a| {
+                matches!(&a.kind, AnnotationKind::Comment(t) if comment_form(t) == CommentForm::Lossy)
+            })
+        },
+    },
+    Check {
+        loss: "variations that are not PGN move text",
+        applies: |g| {
+            g.record
+                .annotations
+                .iter()
+                .any(|a| matches!(&a.kind, AnnotationKind::Variation(t) if !variation_fits(t)))
         },
     },
     Check {
