@@ -74,10 +74,10 @@
 //! Black move, `N...` before a White move that follows no Black move or
 //! follows a comment or variation) wrapped at 80 columns, each followed
 //! by its NAGs and `{[%eval x] [%emt t]}` when the record has an
-//! evaluation or time for it (seconds, as GGF keeps them), explicit
-//! passes as `pass` (Edax's spelling; `--` would be read back as padding
-//! at the end of a game) and no pass where the record has none,
-//! unreadable tokens as one word that reads back unreadable; the
+//! evaluation or time for it (seconds, as GGF keeps them), every pass
+//! as `pass`, those the record leaves out too, so that the numbers and
+//! colours read back (Edax's spelling and practice; `--` would be read
+//! back as padding at the end of a game), unreadable tokens as one word that reads back unreadable; the
 //! annotations where they were: NAGs as `$n`, comments as `{text}`, or
 //! as `;text` to the end of the line when braces cannot give the text
 //! back (a `}`, an evaluation that would be read as the move's, a line

@@ -66,6 +66,38 @@ fn bare(r: &GameRecord) -> GameRecord {
     r
 }
 
+/// `r` as PGN gives it back: with every pass written, as PGN numbers
+/// moves; notes, unreadable texts and annotations move along (an
+/// annotation stays right after the move it followed, before a pass
+/// written there).
+fn as_written(r: &GameRecord) -> GameRecord {
+    let report = r.replay();
+    let mut out = r.clone();
+    out.moves.clear();
+    out.notes.clear();
+    let mut at = Vec::with_capacity(r.moves.len());
+    for turn in r.plies(&report) {
+        if turn.pass_before {
+            out.moves.push(RecordedMove::new(Move::Pass));
+            if !r.notes.is_empty() {
+                out.notes.push(MoveNote::default());
+            }
+        }
+        at.push(out.moves.len());
+        out.moves.push(r.moves[turn.index]);
+        if let Some(note) = r.notes.get(turn.index) {
+            out.notes.push(*note);
+        }
+    }
+    for (k, _) in &mut out.unreadable {
+        *k = at[*k];
+    }
+    for a in &mut out.annotations {
+        a.after = a.after.checked_sub(1).map_or(0, |k| at[k] + 1);
+    }
+    out
+}
+
 fn discs(black: u8, white: u8) -> Option<RecordedResult> {
     Some(RecordedResult::new(ResultValue::Discs { black, white }))
 }
@@ -681,7 +713,7 @@ fn writer_numbers_passes_and_wraps() {
         "{out}"
     );
     assert_eq!(body.first().map(|l| &l[..11]), Some("1. d3 c3 2."));
-    // White first, and White after White (an implicit Black pass).
+    // White first.
     let out = written(&games[1]);
     assert!(
         out.contains("[FEN \"8/8/8/3ppp2/3Pp3/8/8/8 w - - 0 1\"]\n"),
@@ -690,7 +722,11 @@ fn writer_numbers_passes_and_wraps() {
     assert!(out.ends_with("\n1... d6 2. c3 d3 3. c4 *\n\n"), "{out}");
     let cassio = read(CASSIO);
     let out = written(&cassio[0]);
-    assert!(out.contains("27. h8 28. h1 29. d1 c1 30. h4 h3"), "{out}");
+    // Cassio leaves White's passes out; they are written.
+    assert!(
+        out.ends_with("\n26. b2 a2 27. h8 pass 28. h1 pass 29. d1 c1 30. h4 h3 31. b1 36-28\n\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -854,7 +890,7 @@ fn fixtures_round_trip() {
         for g in read(text) {
             let out = written(&g);
             let back = one(&out);
-            let mut expected = bare(&g);
+            let mut expected = bare(&as_written(&g));
             expected.defect = None;
             assert_eq!(bare(&back), expected, "{out}");
         }
@@ -939,9 +975,9 @@ fn mutated_inputs_give_consistent_records_that_round_trip() {
             let text = written(g);
             let first = one(&text);
             assert_eq!(first.defect, None, "{text}");
-            assert_eq!(first.moves.len(), g.moves.len(), "{text}");
+            assert_eq!(first.moves.len(), as_written(g).moves.len(), "{text}");
             if lost(g).is_empty() {
-                let mut expected = bare(g);
+                let mut expected = bare(&as_written(g));
                 expected.defect = None;
                 assert_eq!(bare(&first), expected, "{text}");
             }
@@ -970,9 +1006,9 @@ fn random_games_round_trip() {
         let text = written(&record);
         let first = one(&text);
         assert_eq!(first.defect, None, "{text}");
-        assert_eq!(first.moves, record.moves, "{text}");
+        assert_eq!(first.moves, as_written(&record).moves, "{text}");
         if lost(&record).is_empty() {
-            assert_eq!(bare(&first), bare(&record), "{text}");
+            assert_eq!(bare(&first), bare(&as_written(&record)), "{text}");
             kept += 1;
             annotated += usize::from(!record.annotations.is_empty());
         }
@@ -1011,9 +1047,9 @@ fn random_games_in_one_stream() {
     let mut kept = 0;
     for (i, (g, r)) in games.iter().zip(&records).enumerate() {
         assert_eq!(g.origin.index, i as u64 + 1);
-        assert_eq!(g.moves, r.moves);
+        assert_eq!(g.moves, as_written(r).moves);
         if lost(r).is_empty() {
-            assert_eq!(bare(g), bare(r));
+            assert_eq!(bare(g), bare(&as_written(r)));
             kept += 1;
         }
     }
@@ -1201,4 +1237,41 @@ fn nags_and_move_suffixes() {
         ]
     );
     assert_eq!((g.span(4).unwrap().column, g.span(4).unwrap().len), (30, 2));
+}
+
+#[test]
+fn every_pass_is_written_also_those_the_record_leaves_out() {
+    // Black has no move after c1; the record goes on with White's b4.
+    let mut g = one("1. d3 c3 2. e6 d2 3. d1 e1 4. b3 c1 5. b4 *");
+    assert_eq!(g.replay().implicit_passes, 1 << 8);
+    let out = written(&g);
+    assert_eq!(
+        out,
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[Black \"?\"]\n\
+         [White \"?\"]\n[Result \"*\"]\n\n1. d3 c3 2. e6 d2 3. d1 e1 4. b3 c1 5. pass b4 *\n\n"
+    );
+    let back = one(&out);
+    assert_eq!(tokens(&back), "d3 c3 e6 d2 d1 e1 b3 c1 pass b4");
+    let report = back.replay();
+    assert_eq!((report.error, report.implicit_passes), (None, 0));
+    assert_eq!(written(&back), out);
+    // `--` is a pass too, as PlayOK writes it.
+    let dashes = one("1. d3 c3 2. e6 d2 3. d1 e1 4. b3 c1 5. -- b4 *");
+    assert_eq!(dashes.moves, back.moves);
+    // What follows c1 stays before the pass written after it.
+    g.annotations = vec![comment(8, "Black has no move"), nag(9, 1)];
+    g.notes = vec![MoveNote::default(); 9];
+    g.notes[8].eval = Some(-2.0);
+    assert_eq!(
+        move_text(&g),
+        "1. d3 c3 2. e6 d2 3. d1 e1 4. b3 c1 {Black has no move} 5. pass b4 $1\n\
+         {[%eval -2]} *\n\n"
+    );
+    let back = one(&written(&g));
+    assert_eq!(
+        back.annotations,
+        [comment(8, "Black has no move"), nag(10, 1)]
+    );
+    assert_eq!(back.notes[9].eval, Some(-2.0));
+    assert_eq!(bare(&back), bare(&as_written(&g)));
 }

@@ -130,7 +130,9 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
     write_game(&Game::new("", record, &report), out);
 }
 
-/// Writes one replayed game (what [`write_record`] does after replaying).
+/// Writes one replayed game (what [`write_record`] does after replaying):
+/// the colours and the passes the record leaves out are the replay's
+/// ([`GameRecord::plies`]), not found again.
 pub fn write_game(game: &Game<'_>, out: &mut String) {
     let record = game.record;
     let t = &record.tags;
@@ -199,6 +201,10 @@ fn write_moves(game: &Game<'_>, result: String, out: &mut String) {
             Token::Move(Move::Pass) => "pass".to_owned(),
             Token::Unreadable => unreadable_word(&record.token_text(turn.index)),
         };
+        if turn.pass_before {
+            // Written, so that the numbers and colours read back.
+            text.ply(turn.color.opponent(), "pass");
+        }
         text.ply(turn.color, &word);
         let here = |a: &&Annotation| a.after.min(len) <= turn.index + 1;
         // The move's own NAGs first, then its evaluation and time.
