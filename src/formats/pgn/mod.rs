@@ -20,8 +20,13 @@
 //!   start position; `TheoreticalScore` (also Cassio's `TheoricalScore`)
 //!   Black's theoretical score when it is `36-28` or `36`; `Variant
 //!   "anti"` the anti rule; `Termination` (`resignation`, `time forfeit`,
-//!   `agreement`) the way the game ended when there is a result; `SetUp`
-//!   is structural and dropped; every other tag (and a repeated one) is
+//!   `agreement`) the way the game ended when there is a result; the
+//!   first `Time` completes a `Date` that has its day and no time when
+//!   it reads as a time (`HH:MM[:SS]`, a zone allowed): `tags.date` is
+//!   then both verbatim with a space between (`2003.12.15 19:33:18`), a
+//!   form [`crate::date::RecordDate`] reads whole, so the table's date is
+//!   `2003-12-15T19:33:18`; else it stays in `tags.extra`. `SetUp` is
+//!   structural and dropped; every other tag (and a repeated one) is
 //!   kept in `tags.extra` in source order;
 //! - `FEN` in Edax's form: ranks from row 8 down to row 1 separated by
 //!   `/`, `p` a black disc, `P` a white one, digits for empty squares,
@@ -68,7 +73,13 @@
 //!
 //! Write: `Event`, `Site`, `Date`, `Round`, `Black`, `White`, `Result`
 //! (Black before White, as Othello programs write them; `?` and `*` when
-//! unknown), then `BlackElo`, `WhiteElo`, `TheoreticalScore`, `Variant`,
+//! unknown), `Date` in PGN's form `YYYY.MM.DD` with `??` for the parts
+//! the record does not know (`2004.??.??`; a date in no form
+//! [`crate::date::RecordDate`] reads is written as it is), then `Time`
+//! (`HH:MM:SS`) when the date has a time — both in UTC when the record
+//! names the zone (`2003.12.15_12:33:18.MST` is `2003.12.15` and
+//! `19:33:18`; PGN has no zone, so the time reads back without one) —,
+//! then `BlackElo`, `WhiteElo`, `TheoreticalScore`, `Variant`,
 //! `Termination`, `FEN` (non-standard start only) when they apply, then
 //! the extra tags; a blank line; the moves with numbers (a number at each
 //! Black move, `N...` before a White move that follows no Black move or

@@ -3,6 +3,7 @@
 use std::io::{BufRead, Read};
 use std::ops::Range;
 
+use crate::date::RecordDate;
 use crate::formats::pgn::fen::parse_fen;
 use crate::formats::pgn::lex::{
     classify, command, decode, glyphs, is_delimiter, looks_like_tag, nag, result_token, seconds,
@@ -92,6 +93,20 @@ fn termination_kind(text: &str) -> Option<ResultKind> {
     }
 }
 
+/// The date with the time of a `Time` tag after it (`2003.12.15
+/// 19:33:18`), when the date has its day and no time and the whole reads
+/// as one moment ([`RecordDate::parse`]).
+fn with_time(date: &Option<String>, time: &str) -> Option<String> {
+    let date = date.as_deref()?;
+    let day = RecordDate::parse(date)?;
+    if day.day.is_none() || day.time.is_some() {
+        return None;
+    }
+    let whole = format!("{date} {time}");
+    RecordDate::parse(&whole)?.time?;
+    Some(whole)
+}
+
 /// Black's theoretical score from `36-28` or `36`.
 fn theoretical(text: &str) -> Option<u8> {
     let t = text.trim();
@@ -146,6 +161,8 @@ struct GameSoFar {
     tag_result: Option<TagResult>,
     term: Option<(Option<ResultValue>, String)>,
     termination: Option<usize>,
+    /// Where the first `Time` tag is in `tags.extra`.
+    time: Option<usize>,
     dashes: usize,
     seen: Vec<&'static str>,
 }
@@ -168,6 +185,7 @@ impl GameSoFar {
             tag_result: None,
             term: None,
             termination: None,
+            time: None,
             dashes: 0,
             seen: Vec::new(),
         }
@@ -603,6 +621,7 @@ impl GameSoFar {
             "theoreticalscore" | "theoricalscore" => "theoretical",
             "variant" => "variant",
             "termination" => "termination",
+            "time" => "time",
             _ => "",
         };
         let tags = &mut self.rec.tags;
@@ -664,6 +683,10 @@ impl GameSoFar {
                 self.termination = Some(self.rec.tags.extra.len());
                 self.rec.tags.extra.push((name, value));
             }
+            "time" => {
+                self.time = Some(self.rec.tags.extra.len());
+                self.rec.tags.extra.push((name, value));
+            }
             "setup" => {}
             _ => self.rec.tags.extra.push((name, value)),
         }
@@ -696,6 +719,8 @@ impl GameSoFar {
             }
         }
         self.rec.result = tag_value.or(term_value).map(RecordedResult::new);
+        // Tags read into fields leave `extra`, the later one first.
+        let mut read = Vec::with_capacity(2);
         if let (Some(k), Some(result)) = (self.termination, self.rec.result.as_mut()) {
             let kind = self
                 .rec
@@ -705,8 +730,23 @@ impl GameSoFar {
                 .and_then(|(_, v)| termination_kind(v));
             if let Some(kind) = kind {
                 result.kind = kind;
-                self.rec.tags.extra.remove(k);
+                read.push(k);
             }
+        }
+        if let Some(k) = self.time {
+            let tags = &mut self.rec.tags;
+            if let Some(whole) = tags
+                .extra
+                .get(k)
+                .and_then(|(_, time)| with_time(&tags.date, time))
+            {
+                tags.date = Some(whole);
+                read.push(k);
+            }
+        }
+        read.sort_unstable();
+        for k in read.into_iter().rev() {
+            self.rec.tags.extra.remove(k);
         }
         self.rec.origin.index = index;
         self.rec.origin.text = Some(String::from_utf8_lossy(&self.text).into());

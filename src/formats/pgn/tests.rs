@@ -1,5 +1,6 @@
 //! Tests of the PGN reader and writer.
 
+use crate::date::iso_date;
 use crate::formats::pgn::fen::write_fen;
 use crate::formats::pgn::read::{ANNOTATION_CAP, LINE_CAP, TEXT_CAP};
 use crate::formats::pgn::*;
@@ -49,12 +50,18 @@ fn extra(r: &GameRecord) -> Vec<(&str, &str)> {
 }
 
 /// The record without what a round trip may change: where it was read,
-/// and the form of a result that PGN writes as disc counts (a whole
-/// margin is the same score).
+/// the form of a date that PGN writes in its own (the same date, in ISO
+/// 8601 here), and the form of a result that PGN writes as disc counts (a
+/// whole margin is the same score).
 fn bare(r: &GameRecord) -> GameRecord {
     let mut r = r.clone();
     r.spans = crate::MoveSpans::Unknown;
     r.origin = Origin::default();
+    if let Some(date) = r.tags.date.as_mut() {
+        if let Some(iso) = iso_date(date) {
+            *date = iso;
+        }
+    }
     if let Some(result) = r.result.as_mut() {
         if let (ResultValue::Margin(_), Some(black)) = (result.value, result.black_score()) {
             result.value = ResultValue::Discs {
@@ -151,12 +158,12 @@ fn corpus_playok_game() {
     assert_eq!(g.tags.site.as_deref(), Some("PlayOK"));
     assert_eq!(g.tags.event, None);
     assert_eq!(g.tags.round.as_deref(), Some("-"));
-    assert_eq!(g.tags.date.as_deref(), Some("2020.05.05"));
+    assert_eq!(g.tags.date.as_deref(), Some("2020.05.05 11:24:48"));
     assert_eq!(g.tags.black.as_deref(), Some("t7m4o1k9a"));
     assert_eq!(g.tags.white.as_deref(), Some("cafego"));
     assert_eq!(g.tags.black_rating.as_deref(), Some("1073"));
     assert_eq!(g.tags.white_rating.as_deref(), Some("1183"));
-    assert_eq!(extra(g), [("Time", "11:24:48"), ("TimeControl", "300")]);
+    assert_eq!(extra(g), [("TimeControl", "300")]);
     assert_eq!(g.defect, None);
     let pass = g.span(56).unwrap();
     assert_eq!((pass.line, pass.column, pass.len), (16, 38, 2));
@@ -251,6 +258,8 @@ fn playok_style_fixture_and_move_text_without_tags() {
     let g = &games[0];
     assert_eq!(g.moves.len(), 61);
     assert_eq!(g.moves[59].token, Token::Move(Move::Pass));
+    assert_eq!(g.tags.date.as_deref(), Some("2021.07.14 20:15:02"));
+    assert_eq!(extra(g), [("TimeControl", "120")]);
     assert_eq!(g.result, discs(29, 35));
     let score = g.replay().final_score().unwrap();
     assert_eq!((score.black_discs, score.white_discs), (29, 35));
@@ -1274,4 +1283,100 @@ fn every_pass_is_written_also_those_the_record_leaves_out() {
     );
     assert_eq!(back.notes[9].eval, Some(-2.0));
     assert_eq!(bare(&back), bare(&as_written(&g)));
+}
+
+#[test]
+fn dates_are_written_in_pgn_form_with_a_time_tag() {
+    // (date in the record, Date and Time written, ISO 8601 read back)
+    let cases = [
+        (None, "????.??.??", None, None),
+        (Some("2004"), "2004.??.??", None, Some("2004")),
+        (Some("2004-05"), "2004.05.??", None, Some("2004-05")),
+        (Some("2024.3.1"), "2024.03.01", None, Some("2024-03-01")),
+        (Some("15.12.2003"), "2003.12.15", None, Some("2003-12-15")),
+        (
+            Some("2022-01-17 08:05"),
+            "2022.01.17",
+            Some("08:05:00"),
+            Some("2022-01-17T08:05:00"),
+        ),
+        // With a zone: in UTC, across midnight here.
+        (
+            Some("2003.12.31_20:00:00.MST"),
+            "2004.01.01",
+            Some("03:00:00"),
+            Some("2004-01-01T03:00:00"),
+        ),
+        (
+            Some("947375357"),
+            "2000.01.08",
+            Some("23:49:17"),
+            Some("2000-01-08T23:49:17"),
+        ),
+        (Some("spring 2004"), "spring 2004", None, None),
+    ];
+    for (date, written_date, written_time, iso) in cases {
+        let mut g = one("1. f5 *");
+        g.tags.date = date.map(str::to_owned);
+        let out = written(&g);
+        let time = written_time.map_or(String::new(), |t| format!("[Time \"{t}\"]\n"));
+        assert!(
+            out.contains(&format!(
+                "[Date \"{written_date}\"]\n[Round \"?\"]\n[Black \"?\"]\n[White \"?\"]\n\
+                 [Result \"*\"]\n{time}\n"
+            )),
+            "{out}"
+        );
+        let back = one(&out);
+        assert_eq!(
+            back.tags.date.as_deref().and_then(iso_date).as_deref(),
+            iso,
+            "{out}"
+        );
+        assert!(back.tags.extra.is_empty(), "{out}");
+        assert_eq!(written(&back), out);
+    }
+}
+
+#[test]
+fn a_time_tag_completes_a_date_with_its_day() {
+    let date = |text: &str| {
+        let g = one(text);
+        (g.tags.date.clone(), g.tags.extra)
+    };
+    let whole = Some("2003.12.15 19:33:18".to_owned());
+    assert_eq!(
+        date("[Date \"2003.12.15\"]\n[Time \"19:33:18\"]\n*"),
+        (whole.clone(), vec![])
+    );
+    assert_eq!(
+        date("[Time \"19:33:18\"]\n[Event \"e\"]\n[Date \"2003.12.15\"]\n*"),
+        (whole, vec![])
+    );
+    // The first `Time` only, and only what reads as a time of a day.
+    let time = |t: &str| vec![("Time".to_owned(), t.to_owned())];
+    assert_eq!(
+        date("[Date \"2003.12.15\"]\n[Time \"19:33\"]\n[Time \"20:00:00\"]\n*"),
+        (Some("2003.12.15 19:33".to_owned()), time("20:00:00"))
+    );
+    assert_eq!(
+        date("[Date \"2024.3.1\"]\n[Time \"12.30.5\"]\n*"),
+        (Some("2024.3.1".to_owned()), time("12.30.5"))
+    );
+    assert_eq!(
+        date("[Date \"2022.??.??\"]\n[Time \"10:00:00\"]\n*"),
+        (Some("2022.??.??".to_owned()), time("10:00:00"))
+    );
+    assert_eq!(
+        date("[Date \"2022.01.17 08:05\"]\n[Time \"10:00:00\"]\n*"),
+        (Some("2022.01.17 08:05".to_owned()), time("10:00:00"))
+    );
+    assert_eq!(
+        date("[Date \"????.??.??\"]\n[Time \"10:00:00\"]\n*"),
+        (None, time("10:00:00"))
+    );
+    assert_eq!(
+        iso_date("2003.12.15 19:33:18").as_deref(),
+        Some("2003-12-15T19:33:18")
+    );
 }

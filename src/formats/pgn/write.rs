@@ -1,5 +1,6 @@
 //! Writing PGN: the tags, then the numbered move text.
 
+use crate::date::RecordDate;
 use crate::formats::features::Check;
 use crate::formats::format::TextFormat;
 use crate::formats::pgn::fen::write_fen;
@@ -30,6 +31,25 @@ fn note_comment(note: &MoveNote) -> Option<String> {
         parts.push(format!("[%emt {time}]"));
     }
     (!parts.is_empty()).then(|| format!("{{{}}}", parts.join(" ")))
+}
+
+/// The `Date` and, when the date has a time, `Time` tags of a date: PGN's
+/// `YYYY.MM.DD` with `??` for the parts unknown and `HH:MM:SS`, in UTC
+/// when the record names the zone; a date in no form
+/// [`RecordDate::parse`] reads is written as it is.
+fn date_tags(date: Option<&str>) -> (String, Option<String>) {
+    let Some(text) = date else {
+        return ("????.??.??".to_owned(), None);
+    };
+    let Some(date) = RecordDate::parse(text) else {
+        return (text.to_owned(), None);
+    };
+    let date = date.to_utc();
+    let part = |v: Option<u8>| v.map_or_else(|| "??".to_owned(), |v| format!("{v:02}"));
+    (
+        format!("{:04}.{}.{}", date.year, part(date.month), part(date.day)),
+        date.time.map(|(h, m, s)| format!("{h:02}:{m:02}:{s:02}")),
+    )
 }
 
 /// The text of a result: disc counts when known, else the winner.
@@ -140,11 +160,15 @@ pub fn write_game(game: &Game<'_>, out: &mut String) {
     let or = |v: &Option<String>, d: &'static str| v.clone().unwrap_or_else(|| d.to_owned());
     push_tag(out, "Event", &or(&t.event, "?"));
     push_tag(out, "Site", &or(&t.site, "?"));
-    push_tag(out, "Date", &or(&t.date, "????.??.??"));
+    let (date, time) = date_tags(t.date.as_deref());
+    push_tag(out, "Date", &date);
     push_tag(out, "Round", &or(&t.round, "?"));
     push_tag(out, "Black", &or(&t.black, "?"));
     push_tag(out, "White", &or(&t.white, "?"));
     push_tag(out, "Result", &result);
+    if let Some(time) = time {
+        push_tag(out, "Time", &time);
+    }
     if let Some(r) = &t.black_rating {
         push_tag(out, "BlackElo", r);
     }
