@@ -117,7 +117,7 @@ pub(super) fn unknown(value: &str) -> bool {
 
 /// The first `[%name arg]` command in a comment: where it is, and its
 /// argument.
-pub(super) fn command<'a>(text: &'a str, name: &str) -> Option<(Range<usize>, &'a str)> {
+fn command<'a>(text: &'a str, name: &str) -> Option<(Range<usize>, &'a str)> {
     let open = text.find(&format!("[{name} "))?;
     let start = open + name.len() + 2;
     let rest = text.get(start..)?;
@@ -125,11 +125,23 @@ pub(super) fn command<'a>(text: &'a str, name: &str) -> Option<(Range<usize>, &'
     Some((open..start + end + 1, rest.get(..end)?.trim()))
 }
 
+/// A command of a comment that reads: where it is and its value.
+pub(super) type Command = Option<(Range<usize>, f64)>;
+
+/// The `[%eval x]` (a finite number) and `[%emt t]` (seconds, or
+/// `h:mm:ss`) of a comment, where they read.
+pub(super) fn note_commands(text: &str) -> (Command, Command) {
+    let eval = command(text, "%eval")
+        .and_then(|(at, v)| Some((at, v.parse::<f64>().ok().filter(|v| v.is_finite())?)));
+    let time = command(text, "%emt").and_then(|(at, v)| Some((at, seconds(v)?)));
+    (eval, time)
+}
+
 /// Whether a comment after a move would be read as its evaluation or
-/// time (see the reader's notes).
+/// time.
 pub(super) fn holds_note(text: &str) -> bool {
-    command(text, "%eval").is_some_and(|(_, v)| v.parse::<f64>().is_ok_and(f64::is_finite))
-        || command(text, "%emt").is_some_and(|(_, v)| seconds(v).is_some())
+    let (eval, time) = note_commands(text);
+    eval.is_some() || time.is_some()
 }
 
 /// A NAG after its `$`: its value and how many digits it takes.
@@ -162,7 +174,7 @@ pub(super) fn glyphs(suffix: &[u8]) -> impl Iterator<Item = u16> + '_ {
 }
 
 /// Seconds from `1.5` or `h:mm:ss(.f)`.
-pub(super) fn seconds(text: &str) -> Option<f64> {
+fn seconds(text: &str) -> Option<f64> {
     let mut total = 0.0;
     for part in text.split(':') {
         let v: f64 = part.trim().parse().ok()?;

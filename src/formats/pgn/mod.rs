@@ -43,7 +43,8 @@
 //!   `after` the move tokens before it, 0 before the first move):
 //!   `{comments}` (over several lines, line breaks as `\n`) and `;`
 //!   comments to the end of the line as their text between the
-//!   delimiters, verbatim ([`AnnotationKind::Comment`](crate::AnnotationKind::Comment));
+//!   delimiters, verbatim
+//!   ([`AnnotationKind::Comment`](crate::AnnotationKind::Comment));
 //!   NAGs `$0`–`$65535` and the move suffixes `!` `?` `!!` `??` `!?` `?!`
 //!   as NAGs 1–6, their standard meaning (`!!!` is `!!` then `!`); each
 //!   variation `( … )` as its text exactly as written, its parentheses
@@ -55,9 +56,10 @@
 //!   comment, trimmed, is one. Comments before a game's first tag are
 //!   its own; those after the last game of a file are not a game;
 //! - results `1-0`, `0-1`, `1/2-1/2` (winner only), `*` (none), disc
-//!   counts `34-30` ([`ResultValue::Discs`](crate::ResultValue::Discs)), in the `Result` tag and/or
-//!   after the moves. The tag wins; a different result after the moves is
-//!   kept in `tags.extra` as `MovetextResult`;
+//!   counts `34-30` ([`ResultValue::Discs`](crate::ResultValue::Discs)),
+//!   in the `Result` tag and/or after the moves. The tag wins; a
+//!   different result after the moves is kept in `tags.extra` as
+//!   `MovetextResult`;
 //! - games end at a result after the moves, at a blank line after move
 //!   text, or at a tag line after move text; several games per file; move
 //!   text without tags is a game. Any other text in the move text is an
@@ -71,33 +73,41 @@
 //!   annotations, keeps what fits and gets a defect; lines longer than
 //!   that are read in pieces.
 //!
-//! Write: `Event`, `Site`, `Date`, `Round`, `Black`, `White`, `Result`
-//! (Black before White, as Othello programs write them; `?` and `*` when
-//! unknown), `Date` in PGN's form `YYYY.MM.DD` with `??` for the parts
-//! the record does not know (`2004.??.??`; a date in no form
-//! [`crate::date::RecordDate`] reads is written as it is), then `Time`
-//! (`HH:MM:SS`) when the date has a time — both in UTC when the record
-//! names the zone (`2003.12.15_12:33:18.MST` is `2003.12.15` and
-//! `19:33:18`; PGN has no zone, so the time reads back without one) —,
-//! then `BlackElo`, `WhiteElo`, `TheoreticalScore`, `Variant`,
-//! `Termination`, `FEN` (non-standard start only) when they apply, then
-//! the extra tags; a blank line; the moves with numbers (a number at each
-//! Black move, `N...` before a White move that follows no Black move or
-//! follows a comment or variation) wrapped at 80 columns, each followed
-//! by its NAGs and `{[%eval x] [%emt t]}` when the record has an
-//! evaluation or time for it (seconds, as GGF keeps them), every pass
-//! as `pass`, those the record leaves out too, so that the numbers and
-//! colours read back (Edax's spelling and practice; `--` would be read
-//! back as padding at the end of a game), unreadable tokens as one word that reads back unreadable; the
-//! annotations where they were: NAGs as `$n`, comments as `{text}`, or
-//! as `;text` to the end of the line when braces cannot give the text
-//! back (a `}`, an evaluation that would be read as the move's, a line
-//! that reads as a tag pair; one with line breaks too has them made
-//! spaces, a named loss), variations as written when they are PGN move
-//! text (else left out, a named loss); then the
-//! result: disc counts for [`ResultValue::Discs`](crate::ResultValue::Discs) and for whole margins
-//! (empties to the winner), `1-0`/`0-1`/`1/2-1/2` for a winner only, `*`
-//! for none. Tag values lose line breaks (PGN has no escape for them).
+//! Write:
+//! - `Event`, `Site`, `Date`, `Round`, `Black`, `White`, `Result` (Black
+//!   before White, as Othello programs write them; `?` and `*` when
+//!   unknown), then `Time`, `BlackElo`, `WhiteElo`, `TheoreticalScore`,
+//!   `Variant`, `Termination`, `FEN` (non-standard start only) when they
+//!   apply, then the extra tags, and a blank line. Tag values lose line
+//!   breaks (PGN has no escape for them);
+//! - `Date` in PGN's form `YYYY.MM.DD` with `??` for the parts the record
+//!   does not know (`2004.??.??`), and `Time` (`HH:MM:SS`) when the date
+//!   has a time, both from [`crate::date::RecordDate`] and in UTC when
+//!   the record names the zone (`2003.12.15_12:33:18.MST` is
+//!   `2003.12.15` and `19:33:18`; PGN names no zone, so the time reads
+//!   back as one without). A date in no form `RecordDate` reads is
+//!   written as it is;
+//! - the moves wrapped at 80 columns, numbered (`N.` before each Black
+//!   move, `N...` before a White move that follows no Black move or
+//!   follows a comment or variation), every pass as `pass`, those the
+//!   record leaves out too, so that the numbers and colours read back
+//!   (Edax's spelling and practice; `--` would be read back as padding
+//!   at the end of a game), unreadable tokens as one word that reads back
+//!   unreadable. Colours and passes are the replay's
+//!   ([`crate::GameRecord::plies`]);
+//! - after each move its NAGs, then `{[%eval x] [%emt t]}` when the
+//!   record has an evaluation or time for it (seconds, as GGF keeps
+//!   them), then its other annotations, each where it was: NAGs as `$n`,
+//!   comments as `{text}`, or as `;text` to the end of the line when
+//!   braces cannot give the text back (it holds a `}`, an evaluation the
+//!   reader would take for the move's, or a line that reads as a tag
+//!   pair; when it also has line breaks they become spaces, a named
+//!   loss), variations as written when they are PGN move text (else left
+//!   out, a named loss);
+//! - the result: disc counts for
+//!   [`ResultValue::Discs`](crate::ResultValue::Discs) and for whole
+//!   margins (empties to the winner), `1-0`/`0-1`/`1/2-1/2` for a winner
+//!   only, `*` for none.
 
 use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo};

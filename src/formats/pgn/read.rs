@@ -6,7 +6,7 @@ use std::ops::Range;
 use crate::date::RecordDate;
 use crate::formats::pgn::fen::parse_fen;
 use crate::formats::pgn::lex::{
-    classify, command, decode, glyphs, is_delimiter, looks_like_tag, nag, result_token, seconds,
+    classify, decode, glyphs, is_delimiter, looks_like_tag, nag, note_commands, result_token,
     unknown, Lexeme,
 };
 use crate::game::Move;
@@ -96,8 +96,8 @@ fn termination_kind(text: &str) -> Option<ResultKind> {
 /// The date with the time of a `Time` tag after it (`2003.12.15
 /// 19:33:18`), when the date has its day and no time and the whole reads
 /// as one moment ([`RecordDate::parse`]).
-fn with_time(date: &Option<String>, time: &str) -> Option<String> {
-    let date = date.as_deref()?;
+fn with_time(date: Option<&str>, time: &str) -> Option<String> {
+    let date = date?;
     let day = RecordDate::parse(date)?;
     if day.day.is_none() || day.time.is_some() {
         return None;
@@ -320,6 +320,17 @@ impl GameSoFar {
                 }
                 continue;
             }
+            // A `$` without a number that fits is read as a word below.
+            if let Some((value, digits)) = (c == b'$')
+                .then(|| nag(body.get(i + 1..).unwrap_or_default()))
+                .flatten()
+            {
+                let pos = loc.pos(i);
+                self.begin(pos);
+                self.annotate(pos, AnnotationKind::Nag(value));
+                i += 1 + digits;
+                continue;
+            }
             match c {
                 c if c.is_ascii_whitespace() => i += 1,
                 b'{' => {
@@ -358,14 +369,6 @@ impl GameSoFar {
                     let pos = loc.pos(i);
                     self.begin(pos);
                     i = self.tag(body, i, &mut loc);
-                }
-                b'$' if nag(body.get(i + 1..).unwrap_or_default()).is_some() => {
-                    let pos = loc.pos(i);
-                    self.begin(pos);
-                    let (value, digits) =
-                        nag(body.get(i + 1..).unwrap_or_default()).unwrap_or_default();
-                    self.annotate(pos, AnnotationKind::Nag(value));
-                    i += 1 + digits;
                 }
                 _ => {
                     let pos = loc.pos(i);
@@ -459,9 +462,7 @@ impl GameSoFar {
     /// Takes `[%eval x]` and `[%emt t]` out of a comment after move
     /// `owner` into its note; returns the rest of the comment, if any.
     fn note(&mut self, owner: usize, text: String) -> Option<String> {
-        let eval = command(&text, "%eval")
-            .and_then(|(at, v)| Some((at, v.parse::<f64>().ok().filter(|v| v.is_finite())?)));
-        let time = command(&text, "%emt").and_then(|(at, v)| Some((at, seconds(v)?)));
+        let (eval, time) = note_commands(&text);
         if eval.is_none() && time.is_none() {
             return Some(text);
         }
@@ -738,7 +739,7 @@ impl GameSoFar {
             if let Some(whole) = tags
                 .extra
                 .get(k)
-                .and_then(|(_, time)| with_time(&tags.date, time))
+                .and_then(|(_, time)| with_time(tags.date.as_deref(), time))
             {
                 tags.date = Some(whole);
                 read.push(k);

@@ -57,12 +57,15 @@ fn extra(r: &GameRecord) -> Vec<(&str, &str)> {
 
 /// The record without what a round trip may change: where it was read,
 /// the form of a date that PGN writes in its own (the same date, in ISO
-/// 8601 here), and the form of a result that PGN writes as disc counts (a
-/// whole margin is the same score).
+/// 8601 here), the form of a result that PGN writes as disc counts (a
+/// whole margin is the same score), and notes that say nothing.
 fn bare(r: &GameRecord) -> GameRecord {
     let mut r = r.clone();
     r.spans = crate::MoveSpans::Unknown;
     r.origin = Origin::default();
+    if r.notes.iter().all(|n| *n == MoveNote::default()) {
+        r.notes.clear();
+    }
     if let Some(date) = r.tags.date.as_mut() {
         if let Some(iso) = iso_date(date) {
             *date = iso;

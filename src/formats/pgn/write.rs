@@ -465,8 +465,9 @@ pub(super) const CHECKS: &[Check] = &[
     Check {
         loss: "comments over several lines holding '}', a tag pair or [%eval]/[%emt]",
         applies: |g| {
-            g.record.annotations.iter().any(|a| {
-                matches!(&a.kind, AnnotationKind::Comment(t) if comment_form(t) == CommentForm::Lossy)
+            g.record.annotations.iter().any(|a| match &a.kind {
+                AnnotationKind::Comment(text) => comment_form(text) == CommentForm::Lossy,
+                _ => false,
             })
         },
     },
