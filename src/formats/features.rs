@@ -6,6 +6,7 @@
 //! syntax, a short list of named [`Check`]s. A converter names each loss
 //! once per run.
 
+use crate::date::RecordDate;
 use crate::game::Move;
 use crate::record::{AnnotationKind, ResultKind, ResultValue, Rules, Token};
 use crate::table::Game;
@@ -298,9 +299,10 @@ impl Features {
 }
 
 /// Whether a date is a year alone (`2004`).
+/// Whether a date names a year alone, in any form (`2004`, PGN's
+/// `2004.??.??`, GGF's `2004.??.??`).
 fn is_bare_year(date: &str) -> bool {
-    let date = date.trim();
-    date.len() == 4 && date.bytes().all(|b| b.is_ascii_digit())
+    RecordDate::parse(date).is_some_and(|d| d.month.is_none())
 }
 
 /// A limit of one format's syntax that a game may run into: what is lost

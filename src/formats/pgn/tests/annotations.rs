@@ -1,7 +1,7 @@
 //! Comments, NAGs and variations: read, written back, and what PGN
 //! cannot hold of them.
 
-use super::*;
+use crate::formats::pgn::tests::*;
 
 #[test]
 fn comments_nags_and_variations_are_kept_and_escapes_skipped() {

@@ -1,6 +1,6 @@
 //! Read → write → read: the fixtures, edits of them, and random games.
 
-use super::*;
+use crate::formats::pgn::tests::*;
 use crate::testkit::{decorate, random_game, Play, Rng};
 
 #[test]

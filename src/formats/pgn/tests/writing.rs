@@ -1,7 +1,7 @@
 //! What the writer writes: tags, numbers, passes, dates, results, and
 //! the losses it names.
 
-use super::*;
+use crate::formats::pgn::tests::*;
 
 #[test]
 fn writer_exact_output() {
