@@ -672,3 +672,31 @@ fn a_malformed_filter_is_a_usage_error_naming_the_flag() {
         }
     }
 }
+
+#[test]
+fn openings_lists_the_whole_table() {
+    let (csv, _) = stdout_of(&["openings", "--format", "csv"]);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("name,moves,aliases"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), Openings::builtin().entries().len());
+    assert!(rows.contains(&"Tiger,f5d6c3d3c4,"), "{csv}");
+    for row in &rows {
+        // Every listed line of moves is legal from the start.
+        let moves = row.rsplit(',').nth(1).unwrap();
+        position_of_moves(moves);
+    }
+
+    let (table, _) = stdout_of(&["openings", "--name", "TIGER"]);
+    let names: Vec<&str> = table.lines().skip(1).collect();
+    assert!(!names.is_empty());
+    assert!(
+        names.iter().all(|l| l.to_lowercase().contains("tiger")),
+        "{table}"
+    );
+
+    let (json, _) = stdout_of(&["openings", "--format", "json", "--name", "tiger"]);
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(first["name"], "Tiger");
+    assert_eq!(first["moves"], "f5d6c3d3c4");
+}

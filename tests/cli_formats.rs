@@ -126,6 +126,7 @@ fn man_writes_one_page_per_subcommand() {
             "kifu-explore.1",
             "kifu-formats.1",
             "kifu-man.1",
+            "kifu-openings.1",
             "kifu-repair.1",
             "kifu-score.1",
             "kifu-show.1",

@@ -10,6 +10,7 @@ mod diagnostic;
 mod explore;
 mod formats;
 mod io;
+mod openings;
 mod output;
 mod progress;
 mod repair;
@@ -41,6 +42,7 @@ enum Command {
     Repair(repair::Args),
     Explore(explore::Args),
     Stats(stats::Args),
+    Openings(openings::Args),
     Formats(formats::Args),
     /// Print a shell completion script.
     ///
@@ -181,6 +183,7 @@ pub fn main() -> ExitCode {
         Command::Completions { shell } => completions(shell),
         Command::Explore(args) => explore::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Openings(args) => openings::run(args),
         Command::Formats(args) => formats::run(args),
         Command::Man { dir } => man_page(dir.as_deref()),
     };
