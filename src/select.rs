@@ -293,6 +293,49 @@ pub fn winner(record: &GameRecord, report: &Report) -> Option<Winner> {
     }
 }
 
+/// The results of a set of games from Black's side: one row of
+/// `explore` or of `stats` by year, event or opening (SPEC section 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Results {
+    /// Games counted.
+    pub games: u64,
+    /// Won by Black.
+    pub black_wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Won by White.
+    pub white_wins: u64,
+    /// Without a winner ([`winner`] is `None`).
+    pub unfinished: u64,
+    /// Complete games, whose Black scores are summed.
+    pub complete: u64,
+    /// Black's scores in the complete games, summed.
+    pub black_score_sum: u64,
+}
+
+impl Results {
+    /// Counts one game: its [`winner`] and, when complete, Black's score.
+    pub fn add(&mut self, winner: Option<Winner>, black_score: Option<u8>) {
+        self.games += 1;
+        match winner {
+            Some(Winner::Black) => self.black_wins += 1,
+            Some(Winner::White) => self.white_wins += 1,
+            Some(Winner::Draw) => self.draws += 1,
+            None => self.unfinished += 1,
+        }
+        if let Some(score) = black_score {
+            self.complete += 1;
+            self.black_score_sum += u64::from(score);
+        }
+    }
+
+    /// Black's mean score in the complete games; `None` without one.
+    #[must_use]
+    pub fn mean_black_score(&self) -> Option<f64> {
+        (self.complete > 0).then(|| self.black_score_sum as f64 / self.complete as f64)
+    }
+}
+
 /// What the replay of a game found beside its report.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Findings {

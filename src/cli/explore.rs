@@ -7,12 +7,13 @@ use std::io::{self, Write};
 use anyhow::{bail, Result};
 use kifu::batch::Seen;
 use kifu::render::text::{cells, TextStyle};
-use kifu::select::winner;
+use kifu::select::{winner, Results};
 use kifu::{Move, Position, PositionQuery, Square, Status, Winner};
 use serde::Serialize;
 
 use super::io::InputArgs;
 use super::run::{run_inputs, Out, Replay, Replayed};
+use super::shape::Shape;
 use super::{report, Outcome};
 
 /// Explore a position: how many games reached it and what was played next.
@@ -58,13 +59,6 @@ pub struct Args {
     input: InputArgs,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    Table,
-    Csv,
-    Json,
-}
-
 /// What one game that reached the position brings.
 struct Reached {
     next: Option<Move>,
@@ -86,37 +80,11 @@ struct Listing {
 }
 
 /// The games that played one move next.
-#[derive(Default, Clone, Copy)]
-struct Row {
-    games: u64,
-    black_wins: u64,
-    draws: u64,
-    white_wins: u64,
-    unfinished: u64,
-    complete: u64,
-    black_score_sum: u64,
-}
+type Row = Results;
 
-impl Row {
-    fn add(&mut self, r: &Reached) {
-        self.games += 1;
-        match r.winner {
-            Some(Winner::Black) => self.black_wins += 1,
-            Some(Winner::White) => self.white_wins += 1,
-            Some(Winner::Draw) => self.draws += 1,
-            None => self.unfinished += 1,
-        }
-        if let Some(score) = r.black_score {
-            self.complete += 1;
-            self.black_score_sum += u64::from(score);
-        }
-    }
-
-    /// Black's mean score in the complete games, two decimals.
-    fn average(&self) -> Option<String> {
-        (self.complete > 0)
-            .then(|| format!("{:.2}", self.black_score_sum as f64 / self.complete as f64))
-    }
+/// Black's mean score in the complete games, two decimals.
+fn average(row: &Row) -> Option<String> {
+    row.mean_black_score().map(|m| format!("{m:.2}"))
 }
 
 /// The name of a next move: a square, or `pass`.
@@ -234,12 +202,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         },
         sink: |item: Option<Reached>| {
             let Some(r) = item else { return Ok(()) };
-            reached.add(&r);
+            reached.add(r.winner, r.black_score);
             if let Some(mv) = r.next {
                 rows.entry(move_name(mv))
                     .or_insert((mv, Row::default()))
                     .1
-                    .add(&r);
+                    .add(r.winner, r.black_score);
             }
             if let Some(listing) = r.listing {
                 if listed.len() < args.games {
@@ -264,7 +232,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     row.draws,
                     row.white_wins,
                     row.unfinished,
-                    row.average().unwrap_or_default()
+                    average(row).unwrap_or_default()
                 )?;
             }
         }
@@ -300,7 +268,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                         draws: row.draws,
                         white_wins: row.white_wins,
                         unfinished: row.unfinished,
-                        avg_black_score: row.average().and_then(|a| a.parse().ok()),
+                        avg_black_score: average(row).and_then(|a| a.parse().ok()),
                     })
                     .collect(),
                 listed,
@@ -339,7 +307,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                         percent(row.draws, decided),
                         percent(row.white_wins, decided),
                         row.unfinished,
-                        row.average().unwrap_or_else(|| "-".to_owned())
+                        average(row).unwrap_or_else(|| "-".to_owned())
                     )?;
                 }
             }

@@ -17,6 +17,7 @@ mod repair;
 mod report;
 mod run;
 mod score;
+mod shape;
 mod show;
 mod stats;
 mod suggest;

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use kifu::{Opening, Openings};
 
+use super::shape::{csv_field, Shape};
 use super::Outcome;
 
 /// Print the table of named openings: name, moves from the start, other
@@ -32,23 +33,8 @@ pub struct Args {
     format: Shape,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    Table,
-    Csv,
-    Json,
-}
-
 fn moves(opening: &Opening) -> String {
     opening.moves().iter().map(ToString::to_string).collect()
-}
-
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_owned()
-    }
 }
 
 pub fn run(args: Args) -> Result<Outcome> {

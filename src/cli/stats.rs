@@ -5,12 +5,13 @@ use std::io::{self, Write};
 
 use anyhow::Result;
 use kifu::batch::Seen;
-use kifu::select::{winner, year};
+use kifu::select::{winner, year, Results};
 use kifu::Winner;
 use unicode_width::UnicodeWidthStr;
 
 use super::io::InputArgs;
 use super::run::{run_inputs, Out, Replay, Replayed};
+use super::shape::{csv_field, Shape};
 use super::{report, Outcome};
 
 /// Count results by year, player, event or opening.
@@ -54,13 +55,6 @@ enum By {
     Opening,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    Table,
-    Csv,
-    Json,
-}
-
 /// What one game brings.
 struct Counted {
     keys: [Option<String>; 2],
@@ -70,16 +64,7 @@ struct Counted {
 }
 
 /// The games of one key, from Black's view (year, event, opening).
-#[derive(Default, Clone, Copy)]
-struct GameRow {
-    games: u64,
-    black_wins: u64,
-    draws: u64,
-    white_wins: u64,
-    unfinished: u64,
-    complete: u64,
-    black_score_sum: u64,
-}
+type GameRow = Results;
 
 /// The games of one player, from the player's side.
 #[derive(Default, Clone, Copy)]
@@ -97,31 +82,18 @@ fn mean(sum: f64, n: u64) -> Option<String> {
     (n > 0).then(|| format!("{:.2}", sum / n as f64))
 }
 
-impl GameRow {
-    fn add(&mut self, c: &Counted) {
-        self.games += 1;
-        match c.winner {
-            Some(Winner::Black) => self.black_wins += 1,
-            Some(Winner::White) => self.white_wins += 1,
-            Some(Winner::Draw) => self.draws += 1,
-            None => self.unfinished += 1,
-        }
-        if let Some((black, _)) = c.scores {
-            self.complete += 1;
-            self.black_score_sum += u64::from(black);
-        }
-    }
-
-    fn cells(&self) -> Vec<String> {
-        vec![
-            self.games.to_string(),
-            self.black_wins.to_string(),
-            self.draws.to_string(),
-            self.white_wins.to_string(),
-            self.unfinished.to_string(),
-            mean(self.black_score_sum as f64, self.complete).unwrap_or_default(),
-        ]
-    }
+/// The cells of a row by year, event or opening, after its key.
+fn game_cells(row: &GameRow) -> Vec<String> {
+    vec![
+        row.games.to_string(),
+        row.black_wins.to_string(),
+        row.draws.to_string(),
+        row.white_wins.to_string(),
+        row.unfinished.to_string(),
+        row.mean_black_score()
+            .map(|m| format!("{m:.2}"))
+            .unwrap_or_default(),
+    ]
 }
 
 impl PlayerRow {
@@ -199,15 +171,6 @@ fn json(text: &str) -> String {
     serde_json::Value::from(text).to_string()
 }
 
-/// Quotes a CSV field when it must be.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_owned()
-    }
-}
-
 pub fn run(args: Args) -> Result<Outcome> {
     let by = args.by;
     let selection = args.input.selection(by == By::Opening)?;
@@ -247,7 +210,10 @@ pub fn run(args: Args) -> Result<Outcome> {
                 }
                 _ => {
                     let key = c.keys[0].clone().unwrap_or_default();
-                    games.entry(key).or_default().add(&c);
+                    games
+                        .entry(key)
+                        .or_default()
+                        .add(c.winner, c.scores.map(|(black, _)| black));
                 }
             }
             Ok(())
@@ -261,7 +227,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             .collect(),
         _ => games
             .into_iter()
-            .map(|(k, r)| (k, r.cells(), r.games))
+            .map(|(k, r)| (k, game_cells(&r), r.games))
             .collect(),
     };
     if by == By::Year {
