@@ -2,16 +2,9 @@
 //! names.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::support::{corpus, kifu};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kifu-inputs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{corpus, kifu, scratch};
 
 fn gzip(data: &[u8]) -> Vec<u8> {
     let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

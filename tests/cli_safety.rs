@@ -2,19 +2,11 @@
 //! and an interrupted or killed run leaves an earlier output as it was.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::kifu;
-
-/// A fresh folder for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kifu-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{kifu, scratch};
 
 /// The names in a folder, sorted.
 pub fn listing(dir: &Path) -> Vec<String> {

@@ -7,13 +7,7 @@ use std::path::{Path, PathBuf};
 use kifu::formats::{jsonl, wthor};
 use kifu::GameRecord;
 
-use crate::support::{corpus, kifu};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kifu-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{corpus, kifu, scratch};
 
 fn read_wthor(path: &Path) -> Vec<GameRecord> {
     wthor::Reader::open(path)
@@ -120,7 +114,7 @@ fn every_corpus_wthor_file_converts_to_csv() {
         }
     }
     assert_eq!(files.len(), 25);
-    let out = temp_dir("all-csv").join("all.csv");
+    let out = scratch("all-csv").join("all.csv");
     let assert = kifu()
         .args(["convert", "--quiet", "--to", "csv", "-o"])
         .arg(&out)
@@ -144,7 +138,7 @@ fn every_corpus_wthor_file_converts_to_csv() {
 #[test]
 fn wthor_to_wthor_and_through_jsonl_keeps_moves_scores_and_names() {
     let Some(dir) = corpus() else { return };
-    let tmp = temp_dir("wthor-rt");
+    let tmp = scratch("wthor-rt");
     for year in ["1984", "2004"] {
         let src = dir.join(format!("wthor/WTH_{year}.wtb"));
         let original = read_wthor(&src);
@@ -210,7 +204,7 @@ fn wthor_output_needs_a_file() {
 
 #[test]
 fn wthor_output_leaves_out_invalid_games_and_names_them() {
-    let tmp = temp_dir("wthor-left-out");
+    let tmp = scratch("wthor-left-out");
     let out = tmp.join("out.wtb");
     kifu()
         .args(["convert", "--to", "wthor", "fixtures/transcripts/oracles.txt", "-o"])
@@ -232,7 +226,7 @@ kifu: 3 games read: 2 complete, 0 incomplete, 1 invalid; 2 written, 1 left out
 /// Copies the federation's archive folder of the corpus: every
 /// `WTH_*.wtb` and the name files.
 fn archive_copy(corpus: &Path, name: &str) -> PathBuf {
-    let tmp = temp_dir(name);
+    let tmp = scratch(name);
     for entry in std::fs::read_dir(corpus.join("wthor")).unwrap() {
         let path = entry.unwrap().path();
         if path.is_file() {
@@ -414,7 +408,7 @@ fn depth(wtb: &Path) -> u8 {
 #[test]
 fn the_depth_of_theoretical_scores_is_carried_or_set() {
     let Some(corpus) = corpus() else { return };
-    let tmp = temp_dir("depth");
+    let tmp = scratch("depth");
     let src = corpus.join("wthor/WTH_1990.wtb");
     let out = tmp.join("copy.wtb");
     kifu()
@@ -482,7 +476,7 @@ fn the_depth_of_theoretical_scores_is_carried_or_set() {
 #[test]
 fn recorded_scores_that_differ_from_the_replay_are_replaced_with_a_warning() {
     let Some(corpus) = corpus() else { return };
-    let tmp = temp_dir("logistello");
+    let tmp = scratch("logistello");
     let out = tmp.join("book.wtb");
     let assert = kifu()
         .arg("convert")
@@ -504,7 +498,7 @@ fn recorded_scores_that_differ_from_the_replay_are_replaced_with_a_warning() {
 
 #[test]
 fn a_file_cut_short_keeps_its_intact_games_in_the_output() {
-    let tmp = temp_dir("cut");
+    let tmp = scratch("cut");
     let wtb = tmp.join("CUT.wtb");
     let mut bytes = std::fs::read("fixtures/wthor/SAMPLE.wtb").unwrap();
     bytes[4] += 1; // the header claims one game more than the file holds
@@ -529,7 +523,7 @@ kifu: 3 games read: 2 complete, 1 incomplete, 0 invalid; 3 written, 0 left out
 
 #[test]
 fn edax_padding_and_unfinished_scores_are_incomplete_games_with_a_note() {
-    let tmp = temp_dir("edax");
+    let tmp = scratch("edax");
     let wtb = tmp.join("edax.wtb");
     // Two unfinished games as Edax writes them: score 225, moves padded
     // with 92; and one finished game.
@@ -565,7 +559,7 @@ kifu: note: {0}: 2 games store a theoretical score byte over 64: read as no theo
 #[test]
 fn names_are_found_in_a_folder_of_several_name_files() {
     let Some(corpus) = corpus() else { return };
-    let names = temp_dir("names");
+    let names = scratch("names");
     for file in [
         "WTH.JOU",
         "WTH.TRN",
@@ -577,7 +571,7 @@ fn names_are_found_in_a_folder_of_several_name_files() {
         let from = corpus.join("wthor").join(file);
         std::fs::copy(&from, names.join(from.file_name().unwrap())).unwrap();
     }
-    let games = temp_dir("names-games");
+    let games = scratch("names-games");
     let wtb = games.join("WTH_1977.wtb");
     std::fs::copy(corpus.join("wthor/WTH_1977.wtb"), &wtb).unwrap();
     let expected = kifu()

@@ -12,10 +12,10 @@ pub fn kifu() -> Command {
     cmd
 }
 
-/// A fresh, empty folder for one test: `kifu-NAME-PID` in the system's
-/// temporary folder.
+/// A fresh, empty folder for one test: `kifu-test-NAME-PID` in the
+/// system's temporary folder.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kifu-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("kifu-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     dir
