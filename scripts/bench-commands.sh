@@ -15,6 +15,9 @@ COMMANDS=(
   "validate big.wtb"
   "convert big.ggf --to csv -o out.csv"
   "convert big.txt --to csv -o out.csv"
+  "explore big.wtb --moves f5d6c3d3c4 --format csv"
+  "stats big.wtb --by year --format csv"
+  "stats big.wtb --by year --format csv --unique"
 )
 
 cd "$(dirname "$0")/.."
