@@ -7,7 +7,7 @@ use anyhow::Result;
 use kifu::batch::Seen;
 use kifu::select::{winner, year, Results};
 use kifu::Winner;
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::io::InputArgs;
 use super::run::{run_inputs, Out, Replay, Replayed};
@@ -265,16 +265,20 @@ pub fn run(args: Args) -> Result<Outcome> {
                 .max()
                 .unwrap_or(1)
                 .min(40);
+            // The key cut to `width` columns (wide characters count two)
+            // and padded to it.
             let cut = |text: &str| -> String {
                 let mut s = String::new();
+                let mut used = 0;
                 for c in text.chars() {
-                    if (s.clone() + &c.to_string()).width() > width {
+                    let w = c.width().unwrap_or(0);
+                    if used + w > width {
                         break;
                     }
+                    used += w;
                     s.push(c);
                 }
-                let pad = width - s.width();
-                s + &" ".repeat(pad)
+                s + &" ".repeat(width - used)
             };
             let mut line = cut(header[0]);
             for name in &header[1..] {
