@@ -284,6 +284,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn days_to_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_778), (2026, 11, 21));
+    }
+
+    #[test]
     fn every_form_records_use_reads_to_iso() {
         let cases = [
             ("2004", Some("2004")),

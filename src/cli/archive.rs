@@ -5,6 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context, Result};
+use kifu::date::civil_from_days;
 use kifu::formats::{wthor, GameWriter};
 
 use super::io::{InputArgs, SourceArgs};
@@ -276,31 +277,4 @@ fn today() -> (u16, u8, u8) {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     civil_from_days((secs / 86_400) as i64)
-}
-
-/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard
-/// Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (u16, u8, u8) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year as u16, month as u8, day as u8)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::civil_from_days;
-
-    #[test]
-    fn days_to_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_778), (2026, 11, 21));
-    }
 }
