@@ -441,9 +441,17 @@ impl Selection {
     /// the filter's position as it goes.
     #[must_use]
     pub fn replay(&self, record: &GameRecord) -> (Report, Findings) {
+        self.replay_with(record, &mut ())
+    }
+
+    /// Replays `record` once as [`Selection::replay`] does, showing
+    /// `watch` the replay too (the positions of a game ride on the replay
+    /// that chooses it).
+    #[must_use]
+    pub fn replay_with<W: Watch>(&self, record: &GameRecord, watch: &mut W) -> (Report, Findings) {
         let classify = self.openings || self.filter.needs_opening();
         if !classify && self.filter.position.is_none() && self.explore.is_none() {
-            return (record.replay(), Findings::default());
+            return (record.replay_watched(watch), Findings::default());
         }
         let book = Openings::builtin();
         let mut survey = Survey {
@@ -452,7 +460,7 @@ impl Selection {
             classifier: classify.then(|| book.classifier(&record.start)),
             found: Findings::default(),
         };
-        let report = record.replay_watched(&mut survey);
+        let report = record.replay_watched(&mut (&mut survey, watch));
         (report, survey.found)
     }
 }

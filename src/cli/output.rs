@@ -222,6 +222,47 @@ impl Drop for AtomicFile {
     }
 }
 
+/// A scratch file in the system's temporary folder, removed when dropped
+/// (or by the signal handler): where an output that must be finished by
+/// seeking back waits before it is copied to a pipe.
+pub struct Scratch {
+    path: PathBuf,
+    file: File,
+}
+
+impl Scratch {
+    /// Creates a new scratch file named after `what`.
+    pub fn create(what: &str) -> Result<Scratch> {
+        let path = std::env::temp_dir().join(format!(".kifu-{what}-{}.tmp", std::process::id()));
+        register(&path);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path);
+        match file {
+            Ok(file) => Ok(Scratch { path, file }),
+            Err(e) => {
+                unregister(&path);
+                Err(e).with_context(|| format!("cannot write {}", path.display()))
+            }
+        }
+    }
+
+    /// The file, to write, seek and read back.
+    pub fn file(&mut self) -> &mut File {
+        &mut self.file
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+        unregister(&self.path);
+    }
+}
+
 /// A command's data output: a file written atomically, or standard output.
 pub enum Output {
     /// `-o FILE`.

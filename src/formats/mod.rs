@@ -24,6 +24,7 @@ pub mod jsonl;
 pub mod lines;
 pub mod movetext;
 pub mod obf;
+pub mod parquet;
 pub mod pgn;
 pub mod sgf;
 pub mod sheet;

@@ -1,0 +1,329 @@
+//! Parquet output (write only): a table written as it streams, one row
+//! group every [`ROW_GROUP`] rows, with typed columns, for DuckDB,
+//! Polars, pandas, pyarrow and Spark.
+//!
+//! [`Table`] holds one buffer per column and hands full row groups to the
+//! `parquet` crate's column writers; [`PositionsWriter`] is the positions
+//! table of SPEC section 8 on top of it.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use parquet::basic::Compression;
+use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::ColumnPath;
+
+use crate::positions::Row;
+use crate::Color;
+
+/// Rows per row group: memory stays bounded by one group's columns (a few
+/// tens of megabytes), and readers get groups of the usual size.
+pub const ROW_GROUP: usize = 1 << 20;
+
+/// A Parquet error, with what was being written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write Parquet: {0}")]
+pub struct Error(#[from] ParquetError);
+
+/// One column's values of the current row group; `defs` holds the
+/// definition levels of a nullable column (1 present, 0 null).
+enum Buffer {
+    Int32(Vec<i32>, Option<Vec<i16>>),
+    Int64(Vec<i64>, Option<Vec<i16>>),
+    Bytes(Vec<ByteArray>, Option<Vec<i16>>),
+}
+
+/// What a column holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// A 32-bit integer (any narrower logical type rides on it).
+    Int32,
+    /// A 64-bit integer.
+    Int64,
+    /// UTF-8 text.
+    Text,
+}
+
+/// A column of a [`Table`]: its name, physical kind, the logical type
+/// annotation of the schema (`INTEGER(8,false)`, `STRING`) and whether it
+/// may be null; `dictionary` where few distinct values repeat.
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    /// The name.
+    pub name: &'static str,
+    /// The physical type.
+    pub kind: Kind,
+    /// The logical type annotation, as the schema syntax writes it.
+    pub logical: &'static str,
+    /// Whether a value may be missing.
+    pub nullable: bool,
+    /// Whether to dictionary-encode it.
+    pub dictionary: bool,
+}
+
+/// A Parquet file written row group by row group.
+pub struct Table<W: Write + Send> {
+    writer: SerializedFileWriter<W>,
+    buffers: Vec<Buffer>,
+    rows: usize,
+}
+
+impl<W: Write + Send> Table<W> {
+    /// Starts a file with these columns, Snappy-compressed.
+    pub fn new(out: W, name: &str, columns: &[Column]) -> Result<Table<W>, Error> {
+        let mut schema = format!("message {name} {{\n");
+        let mut props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")));
+        let mut buffers = Vec::with_capacity(columns.len());
+        for c in columns {
+            let physical = match c.kind {
+                Kind::Int32 => "INT32",
+                Kind::Int64 => "INT64",
+                Kind::Text => "BYTE_ARRAY",
+            };
+            let repetition = if c.nullable { "OPTIONAL" } else { "REQUIRED" };
+            let logical = if c.logical.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", c.logical)
+            };
+            schema.push_str(&format!("  {repetition} {physical} {}{logical};\n", c.name));
+            props = props.set_column_dictionary_enabled(ColumnPath::from(c.name), c.dictionary);
+            let defs = c.nullable.then(Vec::new);
+            buffers.push(match c.kind {
+                Kind::Int32 => Buffer::Int32(Vec::new(), defs),
+                Kind::Int64 => Buffer::Int64(Vec::new(), defs),
+                Kind::Text => Buffer::Bytes(Vec::new(), defs),
+            });
+        }
+        schema.push('}');
+        let schema = Arc::new(parse_message_type(&schema)?);
+        let writer = SerializedFileWriter::new(out, schema, Arc::new(props.build()))?;
+        Ok(Table {
+            writer,
+            buffers,
+            rows: 0,
+        })
+    }
+
+    /// Sets column `i` of the current row to a 32-bit integer (`None`:
+    /// null). Every column is set once a row, in any order.
+    #[inline]
+    pub fn int32(&mut self, i: usize, value: Option<i32>) {
+        if let Some(Buffer::Int32(values, defs)) = self.buffers.get_mut(i) {
+            push(values, defs, value);
+        }
+    }
+
+    /// Sets column `i` to a 64-bit integer.
+    #[inline]
+    pub fn int64(&mut self, i: usize, value: Option<i64>) {
+        if let Some(Buffer::Int64(values, defs)) = self.buffers.get_mut(i) {
+            push(values, defs, value);
+        }
+    }
+
+    /// Sets column `i` to text (a `ByteArray` shares its bytes: clones of
+    /// one value cost nothing).
+    #[inline]
+    pub fn text(&mut self, i: usize, value: Option<ByteArray>) {
+        if let Some(Buffer::Bytes(values, defs)) = self.buffers.get_mut(i) {
+            push(values, defs, value);
+        }
+    }
+
+    /// Ends the current row; a full row group is written out.
+    #[inline]
+    pub fn end_row(&mut self) -> Result<(), Error> {
+        self.rows += 1;
+        if self.rows >= ROW_GROUP {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the rows so far as a row group.
+    fn flush(&mut self) -> Result<(), Error> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let mut group = self.writer.next_row_group()?;
+        for buffer in &mut self.buffers {
+            let Some(mut column) = group.next_column()? else {
+                break;
+            };
+            match buffer {
+                Buffer::Int32(values, defs) => {
+                    column
+                        .typed::<Int32Type>()
+                        .write_batch(values, defs.as_deref(), None)?;
+                    values.clear();
+                    defs.as_mut().map(Vec::clear);
+                }
+                Buffer::Int64(values, defs) => {
+                    column
+                        .typed::<Int64Type>()
+                        .write_batch(values, defs.as_deref(), None)?;
+                    values.clear();
+                    defs.as_mut().map(Vec::clear);
+                }
+                Buffer::Bytes(values, defs) => {
+                    column
+                        .typed::<ByteArrayType>()
+                        .write_batch(values, defs.as_deref(), None)?;
+                    values.clear();
+                    defs.as_mut().map(Vec::clear);
+                }
+            }
+            column.close()?;
+        }
+        group.close()?;
+        self.rows = 0;
+        Ok(())
+    }
+
+    /// Writes the last row group and the footer; gives the output back.
+    pub fn finish(mut self) -> Result<W, Error> {
+        self.flush()?;
+        Ok(self.writer.into_inner()?)
+    }
+}
+
+/// Appends a value (or a null) to a column's buffers.
+#[inline]
+fn push<T>(values: &mut Vec<T>, defs: &mut Option<Vec<i16>>, value: Option<T>) {
+    match (value, defs) {
+        (Some(v), Some(defs)) => {
+            values.push(v);
+            defs.push(1);
+        }
+        (Some(v), None) => values.push(v),
+        (None, Some(defs)) => defs.push(0),
+        // A required column never gets a null from this crate's writers.
+        (None, None) => {}
+    }
+}
+
+/// The columns of the positions table: the CSV's, typed. `player` and
+/// `opponent` are unsigned 64-bit integers, `move` the square's name as
+/// in the CSV, `score` null without one.
+pub const POSITION_COLUMNS: [Column; 9] = [
+    Column {
+        name: "source",
+        kind: Kind::Text,
+        logical: "STRING",
+        nullable: false,
+        dictionary: true,
+    },
+    Column {
+        name: "game",
+        kind: Kind::Int64,
+        logical: "",
+        nullable: false,
+        dictionary: false,
+    },
+    Column {
+        name: "ply",
+        kind: Kind::Int32,
+        logical: "INTEGER(8,false)",
+        nullable: false,
+        dictionary: false,
+    },
+    Column {
+        name: "empties",
+        kind: Kind::Int32,
+        logical: "INTEGER(8,false)",
+        nullable: false,
+        dictionary: false,
+    },
+    Column {
+        name: "side",
+        kind: Kind::Text,
+        logical: "STRING",
+        nullable: false,
+        dictionary: true,
+    },
+    Column {
+        name: "player",
+        kind: Kind::Int64,
+        logical: "INTEGER(64,false)",
+        nullable: false,
+        dictionary: false,
+    },
+    Column {
+        name: "opponent",
+        kind: Kind::Int64,
+        logical: "INTEGER(64,false)",
+        nullable: false,
+        dictionary: false,
+    },
+    Column {
+        name: "move",
+        kind: Kind::Text,
+        logical: "STRING",
+        nullable: false,
+        dictionary: true,
+    },
+    Column {
+        name: "score",
+        kind: Kind::Int32,
+        logical: "INTEGER(8,true)",
+        nullable: true,
+        dictionary: false,
+    },
+];
+
+/// The positions of SPEC section 8 as Parquet.
+pub struct PositionsWriter<W: Write + Send> {
+    table: Table<W>,
+    source: ByteArray,
+    squares: Vec<ByteArray>,
+    sides: [ByteArray; 2],
+}
+
+impl<W: Write + Send> PositionsWriter<W> {
+    /// Starts the file.
+    pub fn new(out: W) -> Result<PositionsWriter<W>, Error> {
+        Ok(PositionsWriter {
+            table: Table::new(out, "positions", &POSITION_COLUMNS)?,
+            source: ByteArray::from("-"),
+            squares: crate::Square::all()
+                .map(|sq| ByteArray::from(sq.to_string().as_str()))
+                .collect(),
+            sides: [ByteArray::from("black"), ByteArray::from("white")],
+        })
+    }
+
+    /// The input the next rows come from.
+    pub fn set_source(&mut self, name: &str) {
+        self.source = ByteArray::from(name);
+    }
+
+    /// Writes a row of game number `game` of the source.
+    #[inline]
+    pub fn push(&mut self, game: u64, row: &Row) -> Result<(), Error> {
+        let t = &mut self.table;
+        t.text(0, Some(self.source.clone()));
+        t.int64(1, Some(i64::try_from(game).unwrap_or(i64::MAX)));
+        t.int32(2, Some(i32::from(row.ply)));
+        t.int32(3, Some(i32::from(row.empties)));
+        let side = usize::from(row.side == Color::White);
+        t.text(4, Some(self.sides[side].clone()));
+        // The bits as they are: the schema says the column is unsigned.
+        t.int64(5, Some(row.player as i64));
+        t.int64(6, Some(row.opponent as i64));
+        t.text(7, self.squares.get(row.square.index()).cloned());
+        t.int32(8, row.score.map(i32::from));
+        t.end_row()
+    }
+
+    /// Writes the footer; gives the output back.
+    pub fn finish(self) -> Result<W, Error> {
+        self.table.finish()
+    }
+}
