@@ -14,11 +14,11 @@ use kifu::positions::{
 use kifu::select::Selection;
 use kifu::{GameRecord, Status};
 
-use crate::cli::diagnostic;
-use crate::cli::io::InputArgs;
-use crate::cli::output::{self, AtomicFile, Output, Scratch, Target};
-use crate::cli::run::{run_inputs, Job};
-use crate::cli::{report, Outcome};
+use super::diagnostic;
+use super::io::InputArgs;
+use super::output::{self, AtomicFile, Output, Scratch, Target};
+use super::run::{run_inputs, Job};
+use super::{report, Outcome};
 
 /// Write the positions of the games as training data.
 ///
