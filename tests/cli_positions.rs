@@ -430,7 +430,7 @@ fn parquet_holds_the_csv_rows_typed() {
         .schema_descr()
         .columns()
         .iter()
-        .map(|c| format!("{} {:?}", c.name(), c.logical_type()))
+        .map(|c| format!("{} {:?}", c.name(), c.logical_type_ref()))
         .collect();
     assert_eq!(schema[0], "source Some(String)");
     assert!(

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use parquet::basic::Compression;
 use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::ColumnPath;
@@ -93,7 +93,13 @@ impl<W: Write + Send> Table<W> {
                 format!(" ({})", c.logical)
             };
             schema.push_str(&format!("  {repetition} {physical} {}{logical};\n", c.name));
-            props = props.set_column_dictionary_enabled(ColumnPath::from(c.name), c.dictionary);
+            let path = ColumnPath::from(c.name);
+            props = props.set_column_dictionary_enabled(path.clone(), c.dictionary);
+            if c.kind == Kind::Text {
+                // Minimum and maximum of text are little use to a reader
+                // and cost a comparison of every value.
+                props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
+            }
             let defs = c.nullable.then(Vec::new);
             buffers.push(match c.kind {
                 Kind::Int32 => Buffer::Int32(Vec::new(), defs),
@@ -278,6 +284,19 @@ pub const POSITION_COLUMNS: [Column; 9] = [
     },
 ];
 
+/// Text that never goes away, shared by every row at no cost.
+fn fixed(text: &'static str) -> ByteArray {
+    ByteArray::from(bytes::Bytes::from_static(text.as_bytes()))
+}
+
+/// The squares' names by index, as the CSV writes them.
+const SQUARE_NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
+
 /// The positions of SPEC section 8 as Parquet.
 pub struct PositionsWriter<W: Write + Send> {
     table: Table<W>,
@@ -291,17 +310,18 @@ impl<W: Write + Send> PositionsWriter<W> {
     pub fn new(out: W) -> Result<PositionsWriter<W>, Error> {
         Ok(PositionsWriter {
             table: Table::new(out, "positions", &POSITION_COLUMNS)?,
-            source: ByteArray::from("-"),
-            squares: crate::Square::all()
-                .map(|sq| ByteArray::from(sq.to_string().as_str()))
-                .collect(),
-            sides: [ByteArray::from("black"), ByteArray::from("white")],
+            source: fixed("-"),
+            squares: SQUARE_NAMES.iter().map(|name| fixed(name)).collect(),
+            sides: [fixed("black"), fixed("white")],
         })
     }
 
     /// The input the next rows come from.
     pub fn set_source(&mut self, name: &str) {
-        self.source = ByteArray::from(name);
+        // Kept for the rest of the run, a few bytes per input: a value
+        // that lives forever is copied into every row without touching a
+        // reference count.
+        self.source = fixed(Box::leak(name.to_owned().into_boxed_str()));
     }
 
     /// Writes a row of game number `game` of the source.
@@ -325,5 +345,17 @@ impl<W: Write + Send> PositionsWriter<W> {
     /// Writes the footer; gives the output back.
     pub fn finish(self) -> Result<W, Error> {
         self.table.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SQUARE_NAMES;
+
+    #[test]
+    fn square_names_follow_the_square_indices() {
+        for square in crate::Square::all() {
+            assert_eq!(SQUARE_NAMES[square.index()], square.to_string());
+        }
     }
 }
