@@ -441,7 +441,14 @@ impl Selection {
     /// the filter's position as it goes.
     #[must_use]
     pub fn replay(&self, record: &GameRecord) -> (Report, Findings) {
-        let classify = self.openings || self.filter.needs_opening();
+        self.replay_naming(record, false)
+    }
+
+    /// [`Selection::replay`], naming the opening also when `openings`
+    /// (a writer that carries it asks).
+    #[must_use]
+    pub fn replay_naming(&self, record: &GameRecord, openings: bool) -> (Report, Findings) {
+        let classify = openings || self.openings || self.filter.needs_opening();
         if !classify && self.filter.position.is_none() && self.explore.is_none() {
             return (record.replay(), Findings::default());
         }

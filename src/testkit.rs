@@ -220,3 +220,11 @@ pub(crate) fn transcript(line: &str) -> GameRecord {
     };
     parse_line(line.as_bytes(), ctx).expect("a game line")
 }
+
+/// `record` replayed as the batch replays it for a table: its report and
+/// its opening named.
+pub fn replay_named(record: &GameRecord) -> (crate::Report, Option<&'static crate::Opening>) {
+    let selection = crate::select::Selection::new(crate::select::Filter::default(), true);
+    let (report, found) = selection.replay(record);
+    (report, found.opening)
+}

@@ -109,6 +109,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&Transcript),
     writable: true,
     carries_status: false,
+    names_openings: false,
     loses: Features::of_list(&[
         Feature::PlayerNames,
         Feature::Event,

@@ -125,6 +125,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&Sgf),
     writable: true,
     carries_status: false,
+    names_openings: false,
     loses: Features::of_list(&[
         Feature::Evaluations,
         Feature::Times,
