@@ -659,7 +659,11 @@ fn the_opening_column_agrees_with_a_brute_force_classification() {
     let (stdout, _) = stdout_of(&args);
     let mut table = csv::Reader::from_reader(stdout.as_bytes());
     let headers = table.headers().expect("a header").clone();
-    assert_eq!(headers.iter().next_back(), Some("opening"), "the last column");
+    assert_eq!(
+        headers.iter().next_back(),
+        Some("opening"),
+        "the last column"
+    );
     let column = headers.len() - 1;
     let written: Vec<String> = table
         .records()

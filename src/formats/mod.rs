@@ -250,6 +250,9 @@ pub fn text_format(format: Format) -> Option<&'static dyn TextFormat> {
 }
 
 #[cfg(test)]
+mod round_trips;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -80,18 +80,23 @@ fn rows_for_complete_incomplete_and_invalid_games() {
 
 #[test]
 fn kaggle_columns_read_with_winner_as_result_and_id_as_tag() {
-    let games = read("eOthello_game_id,winner,game_moves\n1056798,-1,f5d6c3\n");
-    assert_eq!(games.len(), 1);
-    assert_eq!(games[0].move_string(), "f5d6c3");
-    assert_eq!(
-        games[0].result.unwrap().value,
-        ResultValue::Winner(Winner::White)
-    );
-    assert_eq!(
-        games[0].tags.extra,
-        [("eOthello_game_id".to_string(), "1056798".to_string())]
-    );
-    assert_eq!(games[0].span(0).unwrap().column, 12);
+    for delimiter in [",", ";"] {
+        let text = "eOthello_game_id,winner,game_moves\n1056798,-1,f5d6c3\n";
+        let games = read(&text.replace(',', delimiter));
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].move_string(), "f5d6c3");
+        assert_eq!(
+            games[0].result.unwrap().value,
+            ResultValue::Winner(Winner::White)
+        );
+        assert_eq!(
+            games[0].tags.extra,
+            [("eOthello_game_id".to_string(), "1056798".to_string())]
+        );
+        assert_eq!(games[0].span(0).unwrap().column, 12);
+        let line = "1056798,-1,f5d6c3".replace(',', delimiter);
+        assert_eq!(games[0].origin.text.as_deref(), Some(line.as_str()));
+    }
 }
 
 #[test]
@@ -197,20 +202,7 @@ fn a_named_moves_column_wins_over_the_names() {
 }
 
 #[test]
-fn semicolon_and_tab_tables_are_read() {
-    let games = read("eOthello_game_id;winner;game_moves\n1056798;-1;f5d6c3\n");
-    assert_eq!(games.len(), 1);
-    assert_eq!(games[0].move_string(), "f5d6c3");
-    assert_eq!(
-        games[0].result.unwrap().value,
-        ResultValue::Winner(Winner::White)
-    );
-    assert_eq!(
-        games[0].tags.extra,
-        [("eOthello_game_id".to_string(), "1056798".to_string())]
-    );
-    assert_eq!(games[0].span(0).unwrap().column, 12);
-    assert_eq!(games[0].origin.text.as_deref(), Some("1056798;-1;f5d6c3"));
+fn tab_tables_are_read() {
     let games = read("id\tblack\twhite\tmoves\r\n1\tTastet, Marc\tShaman\tf5 d6 c3\r\n");
     assert_eq!(games[0].move_string(), "f5d6c3");
     assert_eq!(games[0].tags.black.as_deref(), Some("Tastet, Marc"));
