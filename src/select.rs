@@ -441,15 +441,26 @@ impl Selection {
     /// the filter's position as it goes.
     #[must_use]
     pub fn replay(&self, record: &GameRecord) -> (Report, Findings) {
-        self.replay_with(record, &mut ())
+        self.replay_naming(record, false)
     }
 
-    /// Replays `record` once as [`Selection::replay`] does, showing
-    /// `watch` the replay too (the positions of a game ride on the replay
-    /// that chooses it).
+    /// [`Selection::replay`], naming the opening also when `openings`
+    /// (a writer that carries it asks).
     #[must_use]
-    pub fn replay_with<W: Watch>(&self, record: &GameRecord, watch: &mut W) -> (Report, Findings) {
-        let classify = self.openings || self.filter.needs_opening();
+    pub fn replay_naming(&self, record: &GameRecord, openings: bool) -> (Report, Findings) {
+        self.replay_with(record, openings, &mut ())
+    }
+
+    /// [`Selection::replay_naming`], showing `watch` the replay too (the
+    /// positions of a game ride on the replay that chooses it).
+    #[must_use]
+    pub fn replay_with<W: Watch>(
+        &self,
+        record: &GameRecord,
+        openings: bool,
+        watch: &mut W,
+    ) -> (Report, Findings) {
+        let classify = openings || self.openings || self.filter.needs_opening();
         if !classify && self.filter.position.is_none() && self.explore.is_none() {
             return (record.replay_watched(watch), Findings::default());
         }

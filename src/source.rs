@@ -49,9 +49,15 @@ impl Span {
     /// The span `n` ASCII bytes further on the same line.
     #[must_use]
     pub const fn advanced(self, n: u32) -> Span {
+        // Saturating: a position past the end of a 4 GiB line or a
+        // 16 EiB input stays at the end rather than wrapping.
         Span {
-            byte: self.byte + n as u64,
-            column: if self.column == 0 { 0 } else { self.column + n },
+            byte: self.byte.saturating_add(n as u64),
+            column: if self.column == 0 {
+                0
+            } else {
+                self.column.saturating_add(n)
+            },
             ..self
         }
     }

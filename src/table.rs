@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::date::RecordDate;
 use crate::game::Move;
+use crate::openings::Opening;
 use crate::record::{GameRecord, OtherBoard, Report, Token};
 use crate::{Position, Status, Winner};
 
@@ -66,6 +67,10 @@ pub enum Column {
     /// Every other tag, as a JSON array of `[name, value]` pairs (see
     /// [`Game::tags`]).
     Tags,
+    /// The name of the longest entry of the opening table
+    /// ([`Openings::builtin`](crate::Openings::builtin)) the game reached, under any symmetry and by
+    /// any move order; empty when it reached none.
+    Opening,
 }
 
 /// What a column holds.
@@ -105,7 +110,7 @@ impl Value<'_> {
 
 impl Column {
     /// Every column, in table order.
-    pub const ALL: [Column; 23] = [
+    pub const ALL: [Column; 24] = [
         Column::Source,
         Column::Index,
         Column::Event,
@@ -129,6 +134,7 @@ impl Column {
         Column::RecordedResult,
         Column::Start,
         Column::Tags,
+        Column::Opening,
     ];
 
     /// The header name.
@@ -158,6 +164,7 @@ impl Column {
             Column::RecordedResult => "recorded_result",
             Column::Start => "start",
             Column::Tags => "tags",
+            Column::Opening => "opening",
         }
     }
 
@@ -252,6 +259,7 @@ impl Column {
                     Value::Text(tags)
                 }
             }
+            Column::Opening => game.opening.map_or(Value::Null, |o| Value::Str(o.name())),
         }
     }
 }
@@ -309,17 +317,29 @@ pub struct Game<'a> {
     pub record: &'a GameRecord,
     /// Its replay.
     pub report: &'a Report,
+    /// Its opening, when it was named (see [`Game::with_opening`]).
+    pub opening: Option<&'static Opening>,
 }
 
 impl<'a> Game<'a> {
-    /// A row for `record` read from `source`.
+    /// A row for `record` read from `source`, its opening not named.
     #[must_use]
     pub fn new(source: &'a str, record: &'a GameRecord, report: &'a Report) -> Game<'a> {
         Game {
             source,
             record,
             report,
+            opening: None,
         }
+    }
+
+    /// The row with its opening named, as the replay that made `report`
+    /// found it (`kifu::select::Selection::replay` with openings asked
+    /// for).
+    #[must_use]
+    pub fn with_opening(mut self, opening: Option<&'static Opening>) -> Game<'a> {
+        self.opening = opening;
+        self
     }
 
     /// Complete, incomplete or invalid.

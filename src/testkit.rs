@@ -220,3 +220,76 @@ pub(crate) fn transcript(line: &str) -> GameRecord {
     };
     parse_line(line.as_bytes(), ctx).expect("a game line")
 }
+
+/// `record` replayed as the batch replays it for a table: its report and
+/// its opening named.
+pub fn replay_named(record: &GameRecord) -> (crate::Report, Option<&'static crate::Opening>) {
+    let selection = crate::select::Selection::new(crate::select::Filter::default(), true);
+    let (report, found) = selection.replay(record);
+    (report, found.opening)
+}
+
+/// One of `sources` with a few random edits: bytes deleted, replaced or
+/// inserted, drawn from `alphabet` (a format's own delimiters and words,
+/// so the edits reach its syntax).
+pub(crate) fn mutate(rng: &mut Rng, sources: &[&str], alphabet: &[u8]) -> Vec<u8> {
+    let mut bytes = sources[rng.below(sources.len())].as_bytes().to_vec();
+    for _ in 0..1 + rng.below(6) {
+        let at = rng.below(bytes.len() + 1);
+        let c = alphabet[rng.below(alphabet.len())];
+        match rng.below(3) {
+            0 if at < bytes.len() => {
+                bytes.remove(at);
+            }
+            1 if at < bytes.len() => bytes[at] = c,
+            _ => bytes.insert(at, c),
+        }
+    }
+    bytes
+}
+
+/// What every reader promises of the games it read from `input`: numbered
+/// from 1, a span for each move token and inside the input, unreadable
+/// tokens marked, a defect's place inside the input. Returns how many
+/// games have a defect.
+pub(crate) fn check_read(games: &[GameRecord], input: &[u8]) -> usize {
+    let end = input.len() as u64;
+    let mut defects = 0;
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.origin.index, i as u64 + 1);
+        assert_eq!(g.spans.each().len(), g.moves.len());
+        for span in g.spans.each() {
+            assert!(span.byte + u64::from(span.len) <= end, "{span:?}");
+        }
+        for (k, _) in &g.unreadable {
+            assert_eq!(g.moves[*k].token, crate::Token::Unreadable);
+        }
+        if let Some(d) = &g.defect {
+            defects += 1;
+            assert!(d.span.byte <= end, "{d:?}");
+        }
+    }
+    defects
+}
+
+/// A record's move tokens as written, separated by spaces (`f5 d6 xx`).
+pub(crate) fn tokens(g: &GameRecord) -> String {
+    (0..g.moves.len())
+        .map(|i| g.token_text(i))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Each game's move tokens as written ([`tokens`]) and its defect as
+/// `line:column message` (empty when it has none).
+pub(crate) fn defects(games: &[GameRecord]) -> Vec<(String, String)> {
+    games
+        .iter()
+        .map(|g| {
+            let defect = g.defect.as_ref().map_or(String::new(), |d| {
+                format!("{}:{} {}", d.span.line, d.span.column, d.message)
+            });
+            (tokens(g), defect)
+        })
+        .collect()
+}

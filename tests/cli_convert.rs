@@ -2,16 +2,16 @@
 
 use crate::support::kifu;
 
-const HEADER: &str = "source,index,event,date,black_player,white_player,moves,move_count,passes,black_discs,white_discs,empties,black_score,white_score,winner,recorded_black_score,status,error_move,error,theoretical_black_score,recorded_result,start,tags\n";
+const HEADER: &str = "source,index,event,date,black_player,white_player,moves,move_count,passes,black_discs,white_discs,empties,black_score,white_score,winner,recorded_black_score,status,error_move,error,theoretical_black_score,recorded_result,start,tags,opening\n";
 
 #[test]
 fn convert_to_csv_has_one_row_per_game_and_a_summary() {
     let expected = format!(
         "{HEADER}\
--,1,,,,,f5d6c5f6e7f4g5e6e3,9,0,13,0,51,64,0,black,64,complete,,,,64-0,,
--,2,,,,,f5f4c3f6g7f7f3h7f8b2h6e7h8e3d7g3f2f1a1c5,20,0,12,12,40,32,32,draw,,complete,,,,,,
--,3,,,,,f5d6,2,0,3,3,58,,,white,,incomplete,,,,0-1,,
--,4,,,,,f5d6c5f4e3f6d3f3d7,6,0,4,6,54,,,,,invalid,7,flips nothing,,,,
+-,1,,,,,f5d6c5f6e7f4g5e6e3,9,0,13,0,51,64,0,black,64,complete,,,,64-0,,,Fishhook
+-,2,,,,,f5f4c3f6g7f7f3h7f8b2h6e7h8e3d7g3f2f1a1c5,20,0,12,12,40,32,32,draw,,complete,,,,,,,Parallel Opening
+-,3,,,,,f5d6,2,0,3,3,58,,,white,,incomplete,,,,0-1,,,Perpendicular Opening
+-,4,,,,,f5d6c5f4e3f6d3f3d7,6,0,4,6,54,,,,,invalid,7,flips nothing,,,,,Fishhook
 "
     );
     kifu()
@@ -202,7 +202,7 @@ fn score_json_is_one_object_per_game() {
         .assert()
         .code(0)
         .stdout(
-            r#"{"source":"-","index":1,"event":null,"date":null,"black_player":null,"white_player":null,"moves":"f5d6c5f6e7f4g5e6e3","move_count":9,"passes":0,"black_discs":13,"white_discs":0,"empties":51,"black_score":64,"white_score":0,"winner":"black","recorded_black_score":null,"status":"complete","error_move":null,"error":null,"theoretical_black_score":null,"recorded_result":null,"start":null,"rules":"standard","site":null,"round":null,"black_rating":null,"white_rating":null,"tags":[]}
+            r#"{"source":"-","index":1,"event":null,"date":null,"black_player":null,"white_player":null,"moves":"f5d6c5f6e7f4g5e6e3","move_count":9,"passes":0,"black_discs":13,"white_discs":0,"empties":51,"black_score":64,"white_score":0,"winner":"black","recorded_black_score":null,"status":"complete","error_move":null,"error":null,"theoretical_black_score":null,"recorded_result":null,"start":null,"opening":"Fishhook","rules":"standard","site":null,"round":null,"black_rating":null,"white_rating":null,"tags":[]}
 "#,
         );
 }

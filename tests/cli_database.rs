@@ -640,6 +640,63 @@ fn unique_on_the_corpus_agrees_with_a_brute_force_count() {
 }
 
 #[test]
+fn the_opening_column_agrees_with_a_brute_force_classification() {
+    let Some(dir) = corpus() else { return };
+    let files = wthor_files(&dir, &[1990, 2010]);
+    let games = read_games(&files);
+    let syms = symmetries();
+    let expected: Vec<String> = games
+        .iter()
+        .map(|g| opening_of(g, &syms).unwrap_or_default())
+        .collect();
+    assert!(
+        expected.iter().filter(|name| !name.is_empty()).count() > games.len() / 2,
+        "most games have a named opening"
+    );
+    let files = paths(&files);
+    let mut args = vec!["convert", "--to", "csv"];
+    args.extend(&files);
+    let (stdout, _) = stdout_of(&args);
+    let mut table = csv::Reader::from_reader(stdout.as_bytes());
+    let headers = table.headers().expect("a header").clone();
+    assert_eq!(
+        headers.iter().next_back(),
+        Some("opening"),
+        "the last column"
+    );
+    let column = headers.len() - 1;
+    let written: Vec<String> = table
+        .records()
+        .map(|row| row.expect("a row")[column].to_owned())
+        .collect();
+    assert_eq!(written, expected);
+
+    let mut args = vec!["convert", "--to", "jsonl"];
+    args.extend(&files);
+    let (stdout, _) = stdout_of(&args);
+    let written: Vec<String> = stdout
+        .lines()
+        .map(|line| {
+            let object: serde_json::Value = serde_json::from_str(line).expect("an object");
+            object["opening"].as_str().unwrap_or_default().to_owned()
+        })
+        .collect();
+    assert_eq!(written, expected);
+}
+
+#[test]
+fn show_names_the_opening_of_a_turned_transposed_line() {
+    // The Tiger, f5d6c3d3c4, turned onto d3 and played in another order.
+    let (stdout, _) = stdout_of(&["show", "d3c5e6f5f6", "--ascii"]);
+    let tiger = position_of_moves("f5d6c3d3c4");
+    let typed = position_of_moves("d3c5e6f5f6");
+    let syms = symmetries();
+    let (t, g) = (tiger.as_bytes(), typed.as_bytes());
+    assert!(syms.iter().any(|map| (0..64).all(|s| g[map[s]] == t[s])));
+    assert_eq!(stdout.lines().next(), Some("opening: Tiger"));
+}
+
+#[test]
 fn a_malformed_filter_is_a_usage_error_naming_the_flag() {
     let short_board = "-".repeat(63);
     let cases = [

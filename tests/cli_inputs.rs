@@ -114,6 +114,7 @@ fn show_reads_standard_input_without_a_game_and_names_the_players() {
         .stdout(
             "black: Tastet Marc   white: 小林 聡
 event: Open   date: 2004-05-12
+opening: Perpendicular Opening
   a b c d e f g h
 1 - - - - - - - - 1
 2 - - - - - - - - 2

@@ -71,8 +71,8 @@ fn repair_to_csv_gives_the_repaired_game_its_row() {
         .write_stdin("f5d6c3d3c4f4f6g3e6e7\n")
         .assert()
         .code(0)
-        .stdout("source,index,event,date,black_player,white_player,moves,move_count,passes,black_discs,white_discs,empties,black_score,white_score,winner,recorded_black_score,status,error_move,error,theoretical_black_score,recorded_result,start,tags
--,1,,,,,f5d6c3d3c4f4f6f3e6e7,10,0,6,8,50,,,,,incomplete,,,,,,
+        .stdout("source,index,event,date,black_player,white_player,moves,move_count,passes,black_discs,white_discs,empties,black_score,white_score,winner,recorded_black_score,status,error_move,error,theoretical_black_score,recorded_result,start,tags,opening
+-,1,,,,,f5d6c3d3c4f4f6f3e6e7,10,0,6,8,50,,,,,incomplete,,,,,,,Scorpion
 ");
 }
 

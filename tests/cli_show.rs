@@ -9,7 +9,8 @@ fn show_typed_game_ends_with_the_score() {
         .assert()
         .code(0)
         .stdout(
-            "  a b c d e f g h
+            "opening: Fishhook
+  a b c d e f g h
 1 · · · · · · · · 1
 2 · · · · · · · · 2
 3 · · · ·[●]· · · 3
@@ -34,7 +35,8 @@ fn show_ascii_marks_legal_moves_of_the_side_to_move() {
         .assert()
         .code(0)
         .stdout(
-            "  a b c d e f g h
+            "opening: Perpendicular Opening
+  a b c d e f g h
 1 - - - - - - - - 1
 2 - - - - - - - - 2
 3 - - . - - - - - 3
@@ -87,7 +89,8 @@ fn show_ply_before_a_forced_pass_says_who_passes() {
         .assert()
         .code(0)
         .stdout(
-            "  a b c d e f g h
+            "opening: Parallel Opening
+  a b c d e f g h
 1 O X . O O O[O]- 1
 2 O O X X X O O X 2
 3 O X O O O O O X 3
@@ -132,7 +135,8 @@ fn show_each_prints_every_position_from_the_start() {
         .assert()
         .code(0)
         .stdout(
-            "  a b c d e f g h
+            "opening: Perpendicular Opening
+  a b c d e f g h
 1 - - - - - - - - 1
 2 - - - - - - - - 2
 3 - - - . - - - - 3
@@ -184,7 +188,8 @@ fn show_invalid_game_shows_last_legal_position_and_fails() {
         .assert()
         .code(1)
         .stdout(
-            "  a b c d e f g h
+            "opening: Fishhook
+  a b c d e f g h
 1 - - - - - - - - 1
 2 - - - - - - - - 2
 3 - - - - X . - - 3
@@ -322,7 +327,8 @@ fn show_sheet_numbers_every_move_where_it_was_played() {
         .assert()
         .code(0)
         .stdout(
-            "   a  b  c  d  e  f  g  h
+            "opening: Parallel Opening
+   a  b  c  d  e  f  g  h
 1 56 21 59 42 35 46 58  ·
 2 53 32 14 24 28  8 50 37
 3 43 17  3 19 15  5 11 55

@@ -82,6 +82,7 @@ where
     let selection = choice.selection;
     let unique = choice.unique.is_some();
     let flags = !to.carries_status();
+    let openings = to.names_openings();
     let work = |slice: Vec<GameRecord>| {
         let mut part = Part {
             bytes: Vec::new(),
@@ -93,11 +94,11 @@ where
             part.report.read += 1;
             part.report.quirks.add(&record);
             part.report.last_byte = record.origin.byte;
-            let (report, found) = selection.replay(&record);
+            let (report, found) = selection.replay_naming(&record, openings);
             if !selection.filter.accepts(&record, &report, &found) {
                 continue;
             }
-            let game = Game::new(source, &record, &report);
+            let game = Game::new(source, &record, &report).with_opening(found.opening);
             let (lost, checks) = losses(&game, to);
             let flag = match &report.error {
                 Some(error) if flags => Some(Box::new(Flag::of(&record, error))),
@@ -138,8 +139,9 @@ where
             }
             match game {
                 None => writer.write_formatted(&part.bytes[range])?,
-                Some((record, replay, _)) => {
-                    match writer.write(&Game::new(source, record, replay)) {
+                Some((record, replay, found)) => {
+                    let game = Game::new(source, record, replay).with_opening(found.opening);
+                    match writer.write(&game) {
                         Ok(()) => {}
                         Err(WriteError::Refused(why)) => {
                             report.tally.add(chosen.status);

@@ -267,7 +267,7 @@ impl Job for Positions<'_> {
                     part.report.quirks.add(record);
                     part.report.last_byte = record.origin.byte;
                     collector.clear();
-                    let (report, found) = selection.replay_with(record, &mut collector);
+                    let (report, found) = selection.replay_with(record, false, &mut collector);
                     if !selection.filter.accepts(record, &report, &found) {
                         continue;
                     }

@@ -237,7 +237,7 @@ fn repair_into(
     text.header(&mut header);
     out.write_all(&header)?;
     let counts = Counts::default();
-    let selection = inputs.selection(false)?;
+    let selection = inputs.selection(to.names_openings())?;
     let mut losses = std::collections::BTreeMap::new();
     let mut written = 0;
     let job = &mut Replayed {
@@ -267,16 +267,18 @@ fn repair_into(
                         game.origin.index
                     ));
                     repaired.map(|record| {
-                        let report = record.replay();
-                        (record, report)
+                        let (report, found) = selection.replay(&record);
+                        (record, report, found.opening)
                     })
                 });
                 if report.error.is_none() {
                     Counts::add(&counts.valid);
                 }
                 let row = match &fixed {
-                    Some(Some((record, report))) => Game::new(name, record, report),
-                    _ => Game::new(name, game, report),
+                    Some(Some((record, report, opening))) => {
+                        Game::new(name, record, report).with_opening(*opening)
+                    }
+                    _ => Game::new(name, game, report).with_opening(g.found.opening),
                 };
                 to.losses(&row, Features::of(&row), &mut lost);
                 let mut bytes = Vec::new();

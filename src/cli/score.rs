@@ -156,13 +156,14 @@ pub fn run(args: Args) -> Result<Outcome> {
         ScoreFormat::Json => {}
     }
     let format = args.format;
-    let selection = args.input.selection(false)?;
+    // The CSV and JSON rows carry the table's `opening` column.
+    let selection = args.input.selection(format != ScoreFormat::Table)?;
     let job = &mut Replayed {
         options: args.input.options(),
         selection: &selection,
         unique: args.unique.then(Seen::default),
         work: |g: &Replay<'_>| {
-            let row = Game::new(g.source, g.record, g.report);
+            let row = Game::new(g.source, g.record, g.report).with_opening(g.found.opening);
             let mut bytes = Vec::new();
             match format {
                 ScoreFormat::Table => {

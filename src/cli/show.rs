@@ -7,7 +7,9 @@ use anyhow::{bail, Context, Result};
 use kifu::formats::transcript::{parse_line, LineContext};
 use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
-use kifu::{Color, GameRecord, Move, Position, Report, Score, Token, Turn, Watch, Winner};
+use kifu::{
+    Color, GameRecord, Move, Opening, Openings, Position, Report, Score, Token, Turn, Watch, Winner,
+};
 
 use super::io::{open_input, SourceArgs};
 use super::output::{self, AtomicFile, Target};
@@ -216,11 +218,18 @@ struct Step {
     position: Position,
 }
 
-/// The replay of `record` and its legal move tokens, each with the
-/// position after it.
-fn steps(record: &GameRecord) -> (Report, Vec<Step>) {
+/// The replay of `record`, its legal move tokens, each with the position
+/// after it, and its opening.
+fn steps(record: &GameRecord) -> (Report, Vec<Step>, Option<&'static Opening>) {
     let mut seen = Positions::default();
     let report = record.replay_watched(&mut seen);
+    let mut classifier = Openings::builtin().classifier(&record.start);
+    for position in seen.0.iter().skip(1) {
+        if !classifier.push(position) {
+            break;
+        }
+    }
+    let opening = classifier.opening();
     let mut after = seen.0.into_iter().skip(1);
     let steps = record
         .plies(&report)
@@ -237,12 +246,12 @@ fn steps(record: &GameRecord) -> (Report, Vec<Step>) {
             })
         })
         .collect();
-    (report, steps)
+    (report, steps, opening)
 }
 
-/// The lines above the diagram: the players, the event and the date, when
-/// the record has them.
-fn heading(record: &GameRecord) -> String {
+/// The lines above the diagram: the players, the event, the date and the
+/// opening, when the record has them.
+fn heading(record: &GameRecord, opening: Option<&Opening>) -> String {
     let tags = &record.tags;
     let mut out = String::new();
     let mut line = |fields: [(&str, Option<String>); 2]| {
@@ -261,6 +270,10 @@ fn heading(record: &GameRecord) -> String {
         .as_deref()
         .map(|d| kifu::date::iso_date(d).unwrap_or_else(|| d.to_owned()));
     line([("event", tags.event.clone()), ("date", date)]);
+    line([
+        ("opening", opening.map(|o| o.name().to_owned())),
+        ("", None),
+    ]);
     out
 }
 
@@ -332,7 +345,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut pictures = Vec::new();
     let record = &loaded.record;
     let style = style(&args);
-    let (report, steps) = steps(record);
+    let (report, steps, opening) = steps(record);
     let error = report.error.clone();
     if let Some(n) = args.ply {
         if n > record.moves.len() {
@@ -363,7 +376,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         last_move: last_square(last),
         legal_moves: true,
     };
-    out.write_all(heading(record).as_bytes())?;
+    out.write_all(heading(record, opening).as_bytes())?;
     if args.each {
         out.write_all(block(&record.start, None).as_bytes())?;
         if let Some(dir) = &args.svg_dir {

@@ -75,6 +75,9 @@ pub struct FormatInfo {
     /// Whether a written game keeps its status and error (an invalid game
     /// is written as a row saying so).
     pub carries_status: bool,
+    /// Whether a written game carries its opening's name (the table's
+    /// `opening` column), so the replay names every game's opening.
+    pub names_openings: bool,
     /// What a written game loses.
     pub loses: Features,
     /// The limits of its own syntax a game may run into.

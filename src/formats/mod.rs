@@ -13,6 +13,7 @@ use std::fmt;
 use std::io::BufRead;
 use std::path::Path;
 
+use crate::select::{Filter, Selection};
 use crate::table::Game;
 use crate::GameRecord;
 
@@ -153,6 +154,13 @@ impl Format {
         self.info().carries_status
     }
 
+    /// Whether a written game carries its opening's name (the table's
+    /// `opening` column).
+    #[must_use]
+    pub fn names_openings(self) -> bool {
+        self.info().names_openings
+    }
+
     /// What `game` loses when written in this format, each loss once.
     pub fn losses(self, game: &Game<'_>, features: Features, out: &mut Vec<&'static str>) {
         let info = self.info();
@@ -170,11 +178,13 @@ impl Format {
     #[must_use]
     pub fn write_records(self, records: &[GameRecord]) -> Option<Vec<u8>> {
         let text = self.info().text?;
+        let selection = Selection::new(Filter::default(), self.names_openings());
         let mut out = Vec::new();
         text.header(&mut out);
         for record in records {
-            let report = record.replay();
-            text.write(&Game::new("-", record, &report), &mut out);
+            let (report, found) = selection.replay(record);
+            let game = Game::new("-", record, &report).with_opening(found.opening);
+            text.write(&game, &mut out);
         }
         Some(out)
     }
@@ -239,6 +249,9 @@ fn looks_binary(head: &[u8]) -> bool {
 pub fn text_format(format: Format) -> Option<&'static dyn TextFormat> {
     format.info().text
 }
+
+#[cfg(test)]
+mod round_trips;
 
 #[cfg(test)]
 mod tests {

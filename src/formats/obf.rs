@@ -278,6 +278,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: None,
     writable: false,
     carries_status: false,
+    names_openings: false,
     loses: Features::NONE,
     checks: &[],
 };

@@ -109,6 +109,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&Transcript),
     writable: true,
     carries_status: false,
+    names_openings: false,
     loses: Features::of_list(&[
         Feature::PlayerNames,
         Feature::Event,
@@ -143,14 +144,19 @@ impl TextFormat for Transcript {
 }
 
 /// Writes one game as a line: lowercase squares, passes left out, with a
-/// board prefix when the start is not the standard one.
+/// board prefix when the start is not the standard one, or when no square
+/// was played (an empty line would be no game).
 pub fn write_record(record: &GameRecord, out: &mut String) {
-    if !record.has_standard_start() {
+    let moves = record.move_string();
+    if !record.has_standard_start() || moves.is_empty() {
         // The board prefix: 64 squares, the side to move and `;`.
         out.push_str(&record.start.to_string());
-        out.push_str("; ");
+        out.push(';');
+        if !moves.is_empty() {
+            out.push(' ');
+        }
     }
-    out.push_str(&record.move_string());
+    out.push_str(&moves);
     out.push('\n');
 }
 
@@ -166,6 +172,21 @@ mod tests {
         let mut out = String::new();
         write_record(&r, &mut out);
         assert_eq!(out, "f5d6c3\n");
+    }
+
+    #[test]
+    fn a_game_without_moves_is_written_as_its_start() {
+        let empty = GameRecord::new(crate::Position::start());
+        let mut out = String::new();
+        write_record(&empty, &mut out);
+        assert_eq!(
+            out,
+            "---------------------------OX------XO--------------------------- X;\n"
+        );
+        let games: Vec<GameRecord> = Reader::new(out.as_bytes()).map(|g| g.unwrap()).collect();
+        assert_eq!(games.len(), 1);
+        assert!(games[0].moves.is_empty());
+        assert!(games[0].has_standard_start());
     }
 
     #[test]

@@ -50,6 +50,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&write::Table),
     writable: true,
     carries_status: true,
+    names_openings: true,
     loses: Features::of_list(&[
         Feature::Evaluations,
         Feature::Times,

@@ -301,11 +301,10 @@ fn build(
     pos: &::csv::Position,
     index: u64,
 ) -> GameRecord {
-    let get = |i: Option<usize>| {
-        i.and_then(|i| row.get(i))
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-    };
+    // Text is kept as the cell holds it (spaces too: a name may have
+    // them); an empty cell is no value.
+    let get = |i: Option<usize>| i.and_then(|i| row.get(i)).filter(|s| !s.is_empty());
+    let number = |i: Option<usize>| get(i).map(str::trim);
     let moves_text = row.get(cols.moves).unwrap_or("");
     // Columns before the moves, with their delimiters: where the moves
     // start on the line when no field is quoted.
@@ -360,9 +359,9 @@ fn build(
             tags.extra.push((name.clone(), v.to_owned()));
         }
     }
-    record.result = if let Some(text) = get(cols.recorded_result) {
+    record.result = if let Some(text) = number(cols.recorded_result) {
         text.parse::<RecordedResult>().ok()
-    } else if let Some(b) = get(cols.recorded_black_score).and_then(|t| t.parse::<u8>().ok()) {
+    } else if let Some(b) = number(cols.recorded_black_score).and_then(|t| t.parse::<u8>().ok()) {
         (b <= 64).then(|| {
             RecordedResult::new(ResultValue::Discs {
                 black: b,
@@ -377,7 +376,7 @@ fn build(
     } else {
         None
     };
-    record.theoretical_black_score = get(cols.theoretical).and_then(|t| t.parse().ok());
+    record.theoretical_black_score = number(cols.theoretical).and_then(|t| t.parse().ok());
     match get(cols.start).and_then(Start::parse) {
         Some(Start::Position(start)) => record.start = start,
         Some(Start::Other(board)) => record.other_board = Some(board),

@@ -4,7 +4,7 @@ use crate::formats::format::{Format, ReadOptions, TextFormat};
 use crate::formats::transcript::{parse_line, LineContext};
 use crate::record::{GameRecord, OtherBoard, RecordedResult, ResultValue};
 use crate::table::Game;
-use crate::testkit::transcript;
+use crate::testkit::{replay_named, transcript};
 use crate::Winner;
 
 fn read(text: &str) -> Vec<GameRecord> {
@@ -29,8 +29,9 @@ fn write(records: &[GameRecord]) -> String {
     let mut out = Vec::new();
     write::Table.header(&mut out);
     for r in records {
-        let report = r.replay();
-        write::Table.write(&Game::new("in.txt", r, &report), &mut out);
+        let (report, opening) = replay_named(r);
+        let game = Game::new("in.txt", r, &report).with_opening(opening);
+        write::Table.write(&game, &mut out);
     }
     String::from_utf8(out).unwrap()
 }
@@ -54,7 +55,7 @@ fn header_is_the_contract_then_ours() {
         text,
         "source,index,event,date,black_player,white_player,moves,move_count,passes,\
 black_discs,white_discs,empties,black_score,white_score,winner,recorded_black_score,\
-status,error_move,error,theoretical_black_score,recorded_result,start,tags\n"
+status,error_move,error,theoretical_black_score,recorded_result,start,tags,opening\n"
     );
 }
 
@@ -65,32 +66,37 @@ fn rows_for_complete_incomplete_and_invalid_games() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[1],
-        "in.txt,1,,,,,f5d6c5f6e7f4g5e6e3,9,0,13,0,51,64,0,black,,complete,,,,1-0,,"
+        "in.txt,1,,,,,f5d6c5f6e7f4g5e6e3,9,0,13,0,51,64,0,black,,complete,,,,1-0,,,Fishhook"
     );
     assert_eq!(
         lines[2],
-        "in.txt,2,,,,,f5d6,2,0,3,3,58,,,white,,incomplete,,,,0-1,,"
+        "in.txt,2,,,,,f5d6,2,0,3,3,58,,,white,,incomplete,,,,0-1,,,Perpendicular Opening"
     );
     assert_eq!(
         lines[3],
-        "in.txt,3,,,,,f5d6c5f4e3f6d3f3d7,6,0,4,6,54,,,,,invalid,7,flips nothing,,,,"
+        "in.txt,3,,,,,f5d6c5f4e3f6d3f3d7,6,0,4,6,54,,,,,invalid,7,flips nothing,,,,,Fishhook"
     );
 }
 
 #[test]
 fn kaggle_columns_read_with_winner_as_result_and_id_as_tag() {
-    let games = read("eOthello_game_id,winner,game_moves\n1056798,-1,f5d6c3\n");
-    assert_eq!(games.len(), 1);
-    assert_eq!(games[0].move_string(), "f5d6c3");
-    assert_eq!(
-        games[0].result.unwrap().value,
-        ResultValue::Winner(Winner::White)
-    );
-    assert_eq!(
-        games[0].tags.extra,
-        [("eOthello_game_id".to_string(), "1056798".to_string())]
-    );
-    assert_eq!(games[0].span(0).unwrap().column, 12);
+    for delimiter in [",", ";"] {
+        let text = "eOthello_game_id,winner,game_moves\n1056798,-1,f5d6c3\n";
+        let games = read(&text.replace(',', delimiter));
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].move_string(), "f5d6c3");
+        assert_eq!(
+            games[0].result.unwrap().value,
+            ResultValue::Winner(Winner::White)
+        );
+        assert_eq!(
+            games[0].tags.extra,
+            [("eOthello_game_id".to_string(), "1056798".to_string())]
+        );
+        assert_eq!(games[0].span(0).unwrap().column, 12);
+        let line = "1056798,-1,f5d6c3".replace(',', delimiter);
+        assert_eq!(games[0].origin.text.as_deref(), Some(line.as_str()));
+    }
 }
 
 #[test]
@@ -196,20 +202,7 @@ fn a_named_moves_column_wins_over_the_names() {
 }
 
 #[test]
-fn semicolon_and_tab_tables_are_read() {
-    let games = read("eOthello_game_id;winner;game_moves\n1056798;-1;f5d6c3\n");
-    assert_eq!(games.len(), 1);
-    assert_eq!(games[0].move_string(), "f5d6c3");
-    assert_eq!(
-        games[0].result.unwrap().value,
-        ResultValue::Winner(Winner::White)
-    );
-    assert_eq!(
-        games[0].tags.extra,
-        [("eOthello_game_id".to_string(), "1056798".to_string())]
-    );
-    assert_eq!(games[0].span(0).unwrap().column, 12);
-    assert_eq!(games[0].origin.text.as_deref(), Some("1056798;-1;f5d6c3"));
+fn tab_tables_are_read() {
     let games = read("id\tblack\twhite\tmoves\r\n1\tTastet, Marc\tShaman\tf5 d6 c3\r\n");
     assert_eq!(games[0].move_string(), "f5d6c3");
     assert_eq!(games[0].tags.black.as_deref(), Some("Tastet, Marc"));
@@ -315,7 +308,7 @@ fn dates_are_written_in_iso_8601_and_read_back_as_recorded() {
         assert_eq!(
             rows(std::slice::from_ref(&g)),
             [format!(
-                "in.txt,1,,{iso},,,f5d6,2,0,3,3,58,,,,,incomplete,,,,,,{tags}"
+                "in.txt,1,,{iso},,,f5d6,2,0,3,3,58,,,,,incomplete,,,,,,{tags},Perpendicular Opening"
             )],
             "{recorded}"
         );
@@ -338,7 +331,7 @@ fn an_invalid_game_keeps_its_passes_so_its_error_stays() {
     let text = write(std::slice::from_ref(&g));
     assert_eq!(
         text.lines().nth(1).unwrap(),
-        "in.txt,1,,,,,f5pass,1,0,4,1,59,,,,,invalid,2,pass not allowed: White has moves,,,,"
+        "in.txt,1,,,,,f5pass,1,0,4,1,59,,,,,invalid,2,pass not allowed: White has moves,,,,,"
     );
     let again = read(&text);
     assert_eq!(again[0].replay().error.unwrap().to_string(), first);
@@ -363,7 +356,7 @@ fn a_valid_game_leaves_its_written_passes_out() {
     assert_eq!(
         rows(std::slice::from_ref(&g)),
         ["in.txt,1,,,,,f5f4c3g6f3c5d6f2b5c4g3a6f6c2e3g4b3g7d3h4b1c7e7d2b8e6a5e2f7d7b4b2f8d8e1b7h2\
-b6h5a4h7d1a3h6e8f1a7g8h8g2g5c6a2a8h3a1c8g1c1,59,1,25,38,1,25,39,white,,complete,,,,,,"]
+b6h5a4h7d1a3h6e8f1a7g8h8g2g5c6a2a8h3a1c8g1c1,59,1,25,38,1,25,39,white,,complete,,,,,,,Parallel Opening"]
     );
     assert!(Format::Csv.losses_of(&g).is_empty());
 }
@@ -380,7 +373,7 @@ fn another_board_keeps_its_size_and_start_and_stays_invalid() {
     assert_eq!(
         text.lines().nth(1).unwrap(),
         "in.txt,1,,,x,,a2b1,0,0,2,2,60,,,,,invalid,,unsupported board size 4x4,,,\
-4x4 ---- -O*- -*O- ---- *,"
+4x4 ---- -O*- -*O- ---- *,,"
     );
     let back = read(&text);
     assert_eq!(back[0].other_board, g.other_board);

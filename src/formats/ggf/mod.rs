@@ -106,6 +106,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&Ggf),
     writable: true,
     carries_status: false,
+    names_openings: false,
     loses: Features::of_list(&[
         Feature::Round,
         Feature::TheoreticalScore,

@@ -46,6 +46,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&write::JsonLines),
     writable: true,
     carries_status: true,
+    names_openings: true,
     // It keeps everything a record holds.
     loses: Features::NONE,
     checks: &[],

@@ -7,13 +7,14 @@ use crate::record::{
     Rules, Token,
 };
 use crate::table::{Column, Game};
-use crate::testkit::{decorate, random_game, transcript, Play, Rng};
+use crate::testkit::{decorate, random_game, replay_named, transcript, Play, Rng};
 use crate::{Color, Position};
 
 fn write_one(record: &GameRecord) -> String {
-    let report = record.replay();
+    let (report, opening) = replay_named(record);
     let mut out = Vec::new();
-    write::JsonLines.write(&Game::new("x", record, &report), &mut out);
+    let game = Game::new("x", record, &report).with_opening(opening);
+    write::JsonLines.write(&game, &mut out);
     String::from_utf8(out).unwrap()
 }
 
@@ -94,7 +95,7 @@ fn the_object_is_the_table_then_what_only_json_keeps() {
             r#""black_score":64,"white_score":0,"winner":"black","recorded_black_score":null,"#,
             r#""status":"complete","error_move":null,"error":null,"#,
             r#""theoretical_black_score":null,"recorded_result":null,"start":null,"#,
-            r#""rules":"standard","site":"Paris","round":null,"black_rating":null,"#,
+            r#""opening":"Fishhook","rules":"standard","site":"Paris","round":null,"black_rating":null,"#,
             r#""white_rating":null,"tags":[["TI","05:00"]],"#,
             r#""recorded_date":"2003.12.15_12:33:18.MST","theoretical_depth":24,"#,
             r#""annotations":[{"after":1,"comment":"book \"move\""},{"after":1,"nag":1},"#,

@@ -135,6 +135,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&write::Pgn),
     writable: true,
     carries_status: false,
+    names_openings: false,
     loses: Features::of_list(&[Feature::RawMargin, Feature::OtherBoard]),
     checks: write::CHECKS,
 };

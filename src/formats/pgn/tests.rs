@@ -29,12 +29,7 @@ fn one(text: &str) -> GameRecord {
     games.into_iter().next().expect("one game")
 }
 
-fn tokens(r: &GameRecord) -> String {
-    (0..r.moves.len())
-        .map(|i| r.token_text(i))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+pub(super) use crate::testkit::tokens;
 
 fn defect(r: &GameRecord) -> (String, u32, u32) {
     let d = r.defect.as_ref().expect("a defect");
@@ -346,15 +341,7 @@ fn variants_fixture() {
 #[test]
 fn broken_fixture() {
     let games = read(BROKEN);
-    let got: Vec<(String, String)> = games
-        .iter()
-        .map(|g| {
-            let d = g.defect.as_ref().map_or(String::new(), |d| {
-                format!("{}:{} {}", d.span.line, d.span.column, d.message)
-            });
-            (tokens(g), d)
-        })
-        .collect();
+    let got = crate::testkit::defects(&games);
     let want = [
         ("f5 d6", "4:10 unclosed '{' comment"),
         ("f5 f6", ""),

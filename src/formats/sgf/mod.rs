@@ -97,6 +97,7 @@ use crate::formats::features::{Check, Feature, Features};
 use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::record::{AnnotationKind, ResultKind, ResultValue};
 use crate::table::Game;
+use crate::Winner;
 
 mod frame;
 mod read;
@@ -125,6 +126,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&Sgf),
     writable: true,
     carries_status: false,
+    names_openings: false,
     loses: Features::of_list(&[
         Feature::Evaluations,
         Feature::Times,
@@ -148,6 +150,16 @@ pub const INFO: FormatInfo = FormatInfo {
                 g.record.result.is_some_and(|r| {
                     matches!(r.kind, ResultKind::Resigned | ResultKind::Time)
                         && !matches!(r.value, ResultValue::Winner(_))
+                })
+            },
+        },
+        Check {
+            // `B+R` and `W+T` name a winner; a draw is `0`.
+            loss: "a resignation or timeout in a result with no winner",
+            applies: |g| {
+                g.record.result.is_some_and(|r| {
+                    matches!(r.kind, ResultKind::Resigned | ResultKind::Time)
+                        && !matches!(r.winner(), Some(Winner::Black | Winner::White))
                 })
             },
         },

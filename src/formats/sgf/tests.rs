@@ -20,12 +20,7 @@ pub(super) fn one(text: &str) -> GameRecord {
     games.into_iter().next().expect("one game")
 }
 
-pub(super) fn tokens(r: &GameRecord) -> String {
-    (0..r.moves.len())
-        .map(|i| r.token_text(i))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+pub(super) use crate::testkit::tokens;
 
 pub(super) fn colors(r: &GameRecord) -> String {
     r.moves
@@ -218,15 +213,7 @@ fn collection_main_lines_tags_and_setups() {
 #[test]
 fn broken_games_have_positioned_defects_and_the_rest_is_read() {
     let games = read(BROKEN);
-    let got: Vec<(String, String)> = games
-        .iter()
-        .map(|g| {
-            let d = g.defect.as_ref().map_or(String::new(), |d| {
-                format!("{}:{} {}", d.span.line, d.span.column, d.message)
-            });
-            (tokens(g), d)
-        })
-        .collect();
+    let got = crate::testkit::defects(&games);
     let want = [
         ("f5 d6", "2:1 missing ')' at the end of the game"),
         ("", "2:20 unclosed '[' value"),

@@ -54,7 +54,7 @@ mod write;
 pub use read::{sniff, Reader};
 pub use write::write_record;
 
-use write::{writable_tag, SheetFormat};
+use write::{named_tags, writable_tag, writable_value, SheetFormat};
 
 /// The score sheet row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
@@ -68,6 +68,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: Some(&SheetFormat),
     writable: true,
     carries_status: false,
+    names_openings: false,
     loses: Features::of_list(&[
         Feature::Evaluations,
         Feature::Times,
@@ -95,8 +96,14 @@ pub const INFO: FormatInfo = FormatInfo {
             },
         },
         Check {
-            loss: "tags that are not one line",
-            applies: |g| g.record.tags.extra.iter().any(|(k, v)| !writable_tag(k, v)),
+            loss: "tags that are not one line without spaces around it",
+            applies: |g| {
+                let tags = &g.record.tags;
+                named_tags(tags)
+                    .iter()
+                    .any(|(_, v)| v.as_deref().is_some_and(|v| !writable_value(v)))
+                    || tags.extra.iter().any(|(k, v)| !writable_tag(k, v))
+            },
         },
     ],
 };

@@ -382,7 +382,7 @@ fn losses_name_what_a_sheet_cannot_hold() {
             "explicit passes",
             "unreadable moves",
             "moves on squares already taken",
-            "tags that are not one line"
+            "tags that are not one line without spaces around it"
         ]
     );
 }

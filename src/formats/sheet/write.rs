@@ -42,13 +42,18 @@ pub(super) fn writable_tag(key: &str, value: &str) -> bool {
     let line = format!("{key}: {value}");
     tag_line(&line).is_some_and(|(k, v)| k == key && v == value)
         && !KNOWN_TAGS.contains(&key.to_ascii_lowercase().as_str())
-        && !value.contains(['\n', '\r'])
+        && writable_value(value)
 }
 
-/// Writes one game as a sheet: tags, the grid, and a blank line.
-pub fn write_record(record: &GameRecord, out: &mut String) {
-    let tags = &record.tags;
-    let fields = [
+/// Whether a tag's value reads back as itself from a `Key: value` line:
+/// one line, no spaces around it (the reader trims them).
+pub(super) fn writable_value(value: &str) -> bool {
+    !value.contains(['\n', '\r']) && value.trim() == value
+}
+
+/// The named tags of a record, with their keys on a sheet.
+pub(super) fn named_tags(tags: &crate::record::Tags) -> [(&'static str, &Option<String>); 8] {
+    [
         ("Event", &tags.event),
         ("Site", &tags.site),
         ("Date", &tags.date),
@@ -57,8 +62,15 @@ pub fn write_record(record: &GameRecord, out: &mut String) {
         ("White", &tags.white),
         ("Black rating", &tags.black_rating),
         ("White rating", &tags.white_rating),
-    ];
-    for (key, value) in fields {
+    ]
+}
+
+/// Writes one game as a sheet: tags, the grid, and a blank line.
+pub fn write_record(record: &GameRecord, out: &mut String) {
+    let tags = &record.tags;
+    // A value on several lines is left out, one with spaces around it
+    // trimmed; both are named as lost (the format's checks).
+    for (key, value) in named_tags(tags) {
         if let Some(v) = value {
             if !v.contains(['\n', '\r']) {
                 out.push_str(&format!("{key}: {}\n", v.trim()));

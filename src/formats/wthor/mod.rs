@@ -61,6 +61,7 @@ pub const INFO: FormatInfo = FormatInfo {
     text: None,
     writable: true,
     carries_status: false,
+    names_openings: false,
     loses: Features::of_list(&[
         Feature::Evaluations,
         Feature::Times,

@@ -1,7 +1,7 @@
 //! Read → write → read: the fixtures, edits of them, and random games.
 
 use crate::formats::pgn::tests::*;
-use crate::testkit::{decorate, random_game, Play, Rng};
+use crate::testkit::{check_read, decorate, mutate, random_game, Play, Rng};
 
 #[test]
 fn fixtures_round_trip() {
@@ -60,32 +60,10 @@ fn mutated_inputs_give_consistent_records_that_round_trip() {
     let mut rng = Rng(0x5EED_0103);
     let mut defects = 0;
     for _ in 0..400 {
-        let mut bytes = sources[rng.below(sources.len())].as_bytes().to_vec();
-        for _ in 0..1 + rng.below(6) {
-            let at = rng.below(bytes.len() + 1);
-            let c = ALPHABET[rng.below(ALPHABET.len())];
-            match rng.below(3) {
-                0 if at < bytes.len() => {
-                    bytes.remove(at);
-                }
-                1 if at < bytes.len() => bytes[at] = c,
-                _ => bytes.insert(at, c),
-            }
-        }
+        let bytes = mutate(&mut rng, &sources, ALPHABET);
         let games: Vec<GameRecord> = Reader::new(&bytes[..]).map(|g| g.unwrap()).collect();
-        for (i, g) in games.iter().enumerate() {
-            assert_eq!(g.origin.index, i as u64 + 1);
-            assert_eq!(g.spans.each().len(), g.moves.len());
-            for span in g.spans.each() {
-                assert!(span.byte + u64::from(span.len) <= bytes.len() as u64);
-            }
-            for (k, _) in &g.unreadable {
-                assert_eq!(g.moves[*k].token, Token::Unreadable);
-            }
-            if let Some(d) = &g.defect {
-                defects += 1;
-                assert!(d.span.byte <= bytes.len() as u64, "{d:?}");
-            }
+        defects += check_read(&games, &bytes);
+        for g in &games {
             let text = written(g);
             let first = one(&text);
             assert_eq!(first.defect, None, "{text}");
