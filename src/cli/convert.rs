@@ -1,9 +1,11 @@
 //! `kifu convert`: any input format to any output format.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use kifu::batch::{self, BatchError, Choice, Seen, SliceReport};
+use kifu::formats::parquet::TableWriter;
 use kifu::formats::{Format, GameReader, GameWriter, TextWriter};
 use kifu::select::Selection;
 
@@ -143,6 +145,29 @@ pub fn run(args: Args) -> Result<Outcome> {
             },
         )?;
         archive.commit()?;
+        totals
+    } else if to == Format::Parquet {
+        if args.output.is_none() && std::io::stdout().is_terminal() {
+            bail!(
+                "-o: parquet is binary and standard output is a terminal: write to a file with \
+                 -o OUT, or into a pipe"
+            );
+        }
+        let mut out = Output::open(args.output.as_deref())?;
+        let mut writer = TableWriter::new(&mut out)?;
+        let totals = run_inputs(
+            &args.input,
+            &mut Converting {
+                to,
+                writer: &mut writer,
+                options,
+                selection,
+                unique,
+            },
+        )?;
+        writer.finish()?;
+        drop(writer);
+        out.commit()?;
         totals
     } else {
         let mut out = Output::open(args.output.as_deref())?;

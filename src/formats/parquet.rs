@@ -3,10 +3,11 @@
 //! Polars, pandas, pyarrow and Spark.
 //!
 //! [`Table`] holds one buffer per column and hands full row groups to the
-//! `parquet` crate's column writers; [`PositionsWriter`] is the positions
-//! table of SPEC section 8 on top of it.
+//! `parquet` crate's column writers. On top of it, [`TableWriter`] writes
+//! the game table of SPEC section 4 (`convert --to parquet`, a
+//! [`GameWriter`]) and [`PositionsWriter`] the positions of section 8.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::sync::Arc;
 
 use parquet::basic::Compression;
@@ -17,8 +18,42 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::ColumnPath;
 
+use crate::formats::features::{Feature, Features};
+use crate::formats::format::{Format, FormatInfo, GameWriter, WriteError};
 use crate::positions::Row;
+use crate::source::ReadError;
+use crate::table::{self, Game, Value};
 use crate::Color;
+
+/// The Parquet row of the format table: written, not read.
+pub const INFO: FormatInfo = FormatInfo {
+    format: Format::Parquet,
+    name: "parquet",
+    aliases: &["pq"],
+    extensions: &["parquet", "pq"],
+    summary: "the game table with typed columns, for DuckDB, Polars, pandas and Spark",
+    sniff: |_| false,
+    open: |_, _| {
+        Box::new(std::iter::once(Err(ReadError::Io(io::Error::other(
+            "kifu writes Parquet but does not read it: read the CSV or JSON Lines table instead",
+        )))))
+    },
+    text: None,
+    readable: false,
+    writable: true,
+    carries_status: true,
+    names_openings: true,
+    // The CSV table's columns: what the CSV loses, Parquet loses.
+    loses: Features::of_list(&[
+        Feature::Evaluations,
+        Feature::Times,
+        Feature::AntiRules,
+        Feature::Comments,
+        Feature::Nags,
+        Feature::Variations,
+    ]),
+    checks: &[],
+};
 
 /// Rows per row group: memory stays bounded by one group's columns (a few
 /// tens of megabytes), and readers get groups of the usual size.
@@ -283,6 +318,82 @@ pub const POSITION_COLUMNS: [Column; 9] = [
         dictionary: false,
     },
 ];
+
+/// The game table (`table::Column::ALL`, in order) as Parquet: integer
+/// columns as INT64, text as UTF-8 strings, an empty cell as null.
+pub struct TableWriter<W: Write + Send> {
+    table: Option<Table<W>>,
+    kinds: Vec<table::Kind>,
+}
+
+impl<W: Write + Send> TableWriter<W> {
+    /// Starts the file.
+    pub fn new(out: W) -> Result<TableWriter<W>, Error> {
+        let columns: Vec<Column> = table::Column::ALL
+            .iter()
+            .map(|c| {
+                let integer = c.kind() == table::Kind::Integer;
+                Column {
+                    name: c.name(),
+                    kind: if integer { Kind::Int64 } else { Kind::Text },
+                    logical: if integer { "" } else { "STRING" },
+                    nullable: true,
+                    // Sources, events, players, statuses, winners and
+                    // openings repeat; moves and errors hardly do.
+                    dictionary: !matches!(
+                        c,
+                        table::Column::Moves | table::Column::Error | table::Column::Tags
+                    ),
+                }
+            })
+            .collect();
+        Ok(TableWriter {
+            table: Some(Table::new(out, "games", &columns)?),
+            kinds: table::Column::ALL.iter().map(|c| c.kind()).collect(),
+        })
+    }
+
+    /// Writes the footer and gives the output back (`None` when
+    /// [`GameWriter::finish`] already did).
+    pub fn into_inner(mut self) -> Result<Option<W>, Error> {
+        self.table.take().map(Table::finish).transpose()
+    }
+}
+
+impl<W: Write + Send> GameWriter for TableWriter<W> {
+    fn write(&mut self, game: &Game<'_>) -> Result<(), WriteError> {
+        let Some(t) = self.table.as_mut() else {
+            return Err(io::Error::other("the Parquet file is already finished").into());
+        };
+        for (i, (column, kind)) in table::Column::ALL.iter().zip(&self.kinds).enumerate() {
+            match (kind, column.value(game)) {
+                (table::Kind::Integer, Value::Int(n)) => {
+                    t.int64(i, Some(i64::try_from(n).unwrap_or(i64::MAX)));
+                }
+                (table::Kind::Integer, Value::Null) => t.int64(i, None),
+                (table::Kind::Integer, other) => {
+                    // An integer column holds integers; text there would be
+                    // a bug, kept as null rather than as a wrong number.
+                    debug_assert!(false, "{column:?}: {other:?}");
+                    t.int64(i, None);
+                }
+                (table::Kind::Text, Value::Null) => t.text(i, None),
+                (table::Kind::Text, value) => {
+                    t.text(i, Some(ByteArray::from(value.as_text().as_ref())));
+                }
+            }
+        }
+        t.end_row().map_err(|e| io::Error::other(e).into())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        if let Some(table) = self.table.take() {
+            let mut out = table.finish().map_err(io::Error::other)?;
+            out.flush()?;
+        }
+        Ok(())
+    }
+}
 
 /// Text that never goes away, shared by every row at no cost.
 fn fixed(text: &'static str) -> ByteArray {
