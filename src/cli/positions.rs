@@ -327,18 +327,16 @@ impl Job for Positions<'_> {
                         let Sink::Parquet(writer) = &mut *sink else {
                             return Ok(());
                         };
-                        let mut seen = seen;
-                        for (game, row) in &part.rows {
-                            if let Some(seen) = seen.as_deref_mut() {
-                                if !seen.first(row.player, row.opponent) {
-                                    slice.duplicates += 1;
-                                    continue;
-                                }
-                            }
-                            writer.push(*game, row).map_err(io::Error::other)?;
-                            slice.written += 1;
-                            slice.unscored += u64::from(row.score.is_none());
+                        let mut rows = part.rows;
+                        if let Some(seen) = seen {
+                            let before = rows.len();
+                            rows.retain(|(_, row)| seen.first(row.player, row.opponent));
+                            slice.duplicates += (before - rows.len()) as u64;
                         }
+                        writer.push_rows(&rows).map_err(io::Error::other)?;
+                        slice.written += rows.len() as u64;
+                        slice.unscored +=
+                            rows.iter().filter(|(_, row)| row.score.is_none()).count() as u64;
                     }
                     (_, None) => {
                         sink.write(&part.bytes)?;
