@@ -11,10 +11,11 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use parquet::basic::Compression;
-use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
+use parquet::column::writer::{get_column_writer, ColumnCloseResult, ColumnWriter};
+use parquet::data_type::ByteArray;
 use parquet::errors::ParquetError;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
-use parquet::file::writer::SerializedFileWriter;
+use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::ColumnPath;
 
@@ -232,40 +233,55 @@ impl<W: Write + Send> Table<W> {
         Ok(())
     }
 
-    /// Writes the rows so far as a row group.
+    /// Writes the rows so far as a row group. Each column is encoded and
+    /// compressed into memory on a thread of its own (rayon), then the
+    /// chunks are appended to the file in column order.
     fn flush(&mut self) -> Result<(), Error> {
+        use rayon::prelude::*;
         if self.rows == 0 {
             return Ok(());
         }
+        let schema = self.writer.schema_descr();
+        let columns: Vec<_> = (0..self.buffers.len()).map(|i| schema.column(i)).collect();
+        let props = self.writer.properties().clone();
+        let chunks: Vec<Result<(bytes::Bytes, ColumnCloseResult), ParquetError>> = self
+            .buffers
+            .par_iter_mut()
+            .zip(columns)
+            .map(|(buffer, descr)| {
+                let mut sink = TrackedWrite::new(Vec::new());
+                let pages = Box::new(SerializedPageWriter::new(&mut sink));
+                let mut writer = get_column_writer(descr, props.clone(), pages);
+                match (buffer, &mut writer) {
+                    (Buffer::Int32(values, defs), ColumnWriter::Int32ColumnWriter(w)) => {
+                        w.write_batch(values, defs.as_deref(), None)?;
+                        values.clear();
+                        defs.as_mut().map(Vec::clear);
+                    }
+                    (Buffer::Int64(values, defs), ColumnWriter::Int64ColumnWriter(w)) => {
+                        w.write_batch(values, defs.as_deref(), None)?;
+                        values.clear();
+                        defs.as_mut().map(Vec::clear);
+                    }
+                    (Buffer::Bytes(values, defs), ColumnWriter::ByteArrayColumnWriter(w)) => {
+                        w.write_batch(values, defs.as_deref(), None)?;
+                        values.clear();
+                        defs.as_mut().map(Vec::clear);
+                    }
+                    _ => {
+                        return Err(ParquetError::General(
+                            "a column's buffer does not match its type".to_owned(),
+                        ))
+                    }
+                }
+                let close = writer.close()?;
+                Ok((bytes::Bytes::from(sink.into_inner()?), close))
+            })
+            .collect();
         let mut group = self.writer.next_row_group()?;
-        for buffer in &mut self.buffers {
-            let Some(mut column) = group.next_column()? else {
-                break;
-            };
-            match buffer {
-                Buffer::Int32(values, defs) => {
-                    column
-                        .typed::<Int32Type>()
-                        .write_batch(values, defs.as_deref(), None)?;
-                    values.clear();
-                    defs.as_mut().map(Vec::clear);
-                }
-                Buffer::Int64(values, defs) => {
-                    column
-                        .typed::<Int64Type>()
-                        .write_batch(values, defs.as_deref(), None)?;
-                    values.clear();
-                    defs.as_mut().map(Vec::clear);
-                }
-                Buffer::Bytes(values, defs) => {
-                    column
-                        .typed::<ByteArrayType>()
-                        .write_batch(values, defs.as_deref(), None)?;
-                    values.clear();
-                    defs.as_mut().map(Vec::clear);
-                }
-            }
-            column.close()?;
+        for chunk in chunks {
+            let (bytes, close) = chunk?;
+            group.append_column(&bytes, close)?;
         }
         group.close()?;
         self.rows = 0;
