@@ -147,12 +147,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         archive.commit()?;
         totals
     } else if to == Format::Parquet {
-        if args.output.is_none() && std::io::stdout().is_terminal() {
-            bail!(
-                "-o: parquet is binary and standard output is a terminal: write to a file with \
-                 -o OUT, or into a pipe"
-            );
-        }
+        output::refuse_binary_on_terminal(
+            "parquet",
+            args.output.as_deref(),
+            std::io::stdout().is_terminal(),
+        )?;
         let mut out = Output::open(args.output.as_deref())?;
         let mut writer = TableWriter::new(&mut out)?;
         let totals = run_inputs(

@@ -313,6 +313,23 @@ impl Write for Output {
     }
 }
 
+/// Refuses to write a binary format (`what`: npy, parquet) to standard
+/// output when it is a terminal (`stdout_is_terminal`) and no `-o` was
+/// given: a usage error naming `-o`.
+pub fn refuse_binary_on_terminal(
+    what: &str,
+    output: Option<&Path>,
+    stdout_is_terminal: bool,
+) -> Result<()> {
+    if output.is_none() && stdout_is_terminal {
+        bail!(
+            "-o: {what} is binary and standard output is a terminal: write to a file with \
+             -o OUT, or into a pipe"
+        );
+    }
+    Ok(())
+}
+
 /// Where a file lives on its device: equal ids are the same file.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct FileId {
@@ -456,6 +473,16 @@ mod tests {
         AtomicFile::create(&target).unwrap().commit().unwrap();
         assert!(!stray.exists());
         assert!(other.exists(), "only temporaries of this output go");
+    }
+
+    #[test]
+    fn binary_output_is_refused_on_a_terminal_only() {
+        let err = refuse_binary_on_terminal("npy", None, true)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("-o: npy is binary"), "{err}");
+        refuse_binary_on_terminal("npy", None, false).unwrap();
+        refuse_binary_on_terminal("parquet", Some(Path::new("p.parquet")), true).unwrap();
     }
 
     #[test]

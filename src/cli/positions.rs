@@ -118,21 +118,6 @@ fn output_format(to: Option<To>, output: Option<&Path>) -> Result<To> {
     }
 }
 
-/// Refuses to write binary data to a terminal.
-fn refuse_terminal(to: To, output: Option<&Path>, stdout_is_terminal: bool) -> Result<()> {
-    if to.binary() && output.is_none() && stdout_is_terminal {
-        bail!(
-            "-o: {} is binary and standard output is a terminal: write to a file with -o OUT, \
-             or into a pipe",
-            match to {
-                To::Npy => "npy",
-                _ => "parquet",
-            }
-        );
-    }
-    Ok(())
-}
-
 /// What the run came to, beyond the games' counts.
 #[derive(Default, Clone, Copy, Debug)]
 struct Counts {
@@ -374,7 +359,14 @@ pub fn run(args: Args) -> Result<Outcome> {
         Some(text) => text.parse::<Empties>()?,
         None => Empties::default(),
     };
-    refuse_terminal(to, args.output.as_deref(), io::stdout().is_terminal())?;
+    if to.binary() {
+        let what = if to == To::Npy { "npy" } else { "parquet" };
+        output::refuse_binary_on_terminal(
+            what,
+            args.output.as_deref(),
+            io::stdout().is_terminal(),
+        )?;
+    }
     let files = args.input.files();
     let target = match &args.output {
         Some(path) => Target::File(path),
@@ -474,18 +466,6 @@ fn finish(sink: Sink, count: u64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn binary_output_is_refused_on_a_terminal_only() {
-        let err = refuse_terminal(To::Npy, None, true)
-            .unwrap_err()
-            .to_string();
-        assert!(err.starts_with("-o: npy is binary"), "{err}");
-        assert!(refuse_terminal(To::Parquet, None, true).is_err());
-        refuse_terminal(To::Npy, None, false).unwrap();
-        refuse_terminal(To::Npy, Some(Path::new("p.npy")), true).unwrap();
-        refuse_terminal(To::Csv, None, true).unwrap();
-    }
 
     #[test]
     fn the_format_comes_from_the_extension() {
