@@ -1,5 +1,5 @@
 //! Parquet output (write only): a table written as it streams, one row
-//! group every [`ROW_GROUP`] rows, with typed columns, for DuckDB,
+//! group every [`ROW_GROUP`] rows ([`GAME_ROW_GROUP`] for the game table), with typed columns, for DuckDB,
 //! Polars, pandas, pyarrow and Spark.
 //!
 //! [`Table`] holds one buffer per column and hands full row groups to the
@@ -154,6 +154,14 @@ impl<W: Write + Send> Table<W> {
             rows: 0,
             group: ROW_GROUP,
         })
+    }
+
+    /// Rows per row group from now on (at least 1; the default is
+    /// [`ROW_GROUP`]): smaller for wide rows, to bound memory.
+    #[must_use]
+    pub fn with_row_group(mut self, rows: usize) -> Table<W> {
+        self.group = rows.max(1);
+        self
     }
 
     /// Sets column `i` of the current row to a 32-bit integer (`None`:
@@ -379,6 +387,11 @@ pub const POSITION_COLUMNS: [Column; 9] = [
     },
 ];
 
+/// Rows per row group of the game table: its rows are wide (24 columns,
+/// the moves as text), so a group of 65,536 games keeps memory near that
+/// of the CSV writer.
+pub const GAME_ROW_GROUP: usize = 1 << 16;
+
 /// The game table (`table::Column::ALL`, in order) as Parquet: integer
 /// columns as INT64, text as UTF-8 strings, an empty cell as null.
 pub struct TableWriter<W: Write + Send> {
@@ -408,7 +421,7 @@ impl<W: Write + Send> TableWriter<W> {
             })
             .collect();
         Ok(TableWriter {
-            table: Some(Table::new(out, "games", &columns)?),
+            table: Some(Table::new(out, "games", &columns)?.with_row_group(GAME_ROW_GROUP)),
             kinds: table::Column::ALL.iter().map(|c| c.kind()).collect(),
         })
     }
