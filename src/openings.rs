@@ -304,10 +304,13 @@ impl Openings {
     #[must_use]
     pub fn classifier(&self, start: &Position) -> OpeningClassifier<'_> {
         let discs = 64 - start.board().empty().count();
+        let board = start.board();
         OpeningClassifier {
             book: self,
             best: None,
             last_discs: if discs == 4 { 4 + self.longest } else { 0 },
+            discs,
+            occupied: board.black().0 | board.white().0,
         }
     }
 
@@ -330,8 +333,8 @@ impl Openings {
 
 /// Names the opening of one game fed position by position.
 ///
-/// Feed it the position after every move (after a pass too, or not: a
-/// position met twice counts once) until [`OpeningClassifier::push`] says
+/// Feed it the position after every move, in order (after a pass too,
+/// or not: a position met twice counts once) until [`OpeningClassifier::push`] says
 /// `false`; then [`OpeningClassifier::opening`] is the entry with the most moves
 /// that the game reached.
 ///
@@ -356,6 +359,11 @@ pub struct OpeningClassifier<'a> {
     /// Discs on the board after the longest entry; zero when the game
     /// cannot have an opening.
     last_discs: u32,
+    /// Discs on the board last pushed, and its occupied squares: each
+    /// move adds one disc, so a change of squares counts one (no
+    /// population count in the loop).
+    discs: u32,
+    occupied: u64,
 }
 
 impl<'a> OpeningClassifier<'a> {
@@ -363,7 +371,13 @@ impl<'a> OpeningClassifier<'a> {
     /// position could still name the opening.
     #[inline]
     pub fn push(&mut self, position: &Position) -> bool {
-        let discs = 64 - position.board().empty().count();
+        let board = position.board();
+        let occupied = board.black().0 | board.white().0;
+        if occupied != self.occupied {
+            self.occupied = occupied;
+            self.discs += 1;
+        }
+        let discs = self.discs;
         if discs > self.last_discs {
             return false;
         }

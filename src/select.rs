@@ -403,6 +403,9 @@ impl Watch for Survey<'_> {
             classifier.push(position);
             self.found.opening = classifier.opening();
         }
+        if self.query.is_none() && self.explore.is_none() {
+            return;
+        }
         self.look(position, None);
         // A record that stops where the side to move must pass stands on
         // the next position too.

@@ -152,6 +152,9 @@ impl Features {
     /// No feature.
     pub const NONE: Features = Features(0);
 
+    /// Every feature.
+    pub const ALL: Features = Features::of_list(&Feature::ALL);
+
     /// The set of `list`.
     #[must_use]
     pub const fn of_list(list: &[Feature]) -> Features {
@@ -195,6 +198,14 @@ impl Features {
     /// What `game` holds.
     #[must_use]
     pub fn of(game: &Game<'_>) -> Features {
+        Features::of_those(game, Features::ALL)
+    }
+
+    /// Which of `wanted` `game` holds: only those are looked for (a
+    /// format that loses few features asks for few).
+    #[must_use]
+    pub fn of_those(game: &Game<'_>, wanted: Features) -> Features {
+        let want = |feature: Feature| wanted.contains(feature);
         let record = game.record;
         let tags = &record.tags;
         let mut f = Features::NONE;
@@ -211,10 +222,12 @@ impl Features {
         set(Feature::Site, tags.site.is_some());
         set(Feature::Round, tags.round.is_some());
         set(Feature::Date, tags.date.is_some());
-        set(
-            Feature::ExactDate,
-            tags.date.as_deref().is_some_and(|d| !is_bare_year(d)),
-        );
+        if want(Feature::ExactDate) {
+            set(
+                Feature::ExactDate,
+                tags.date.as_deref().is_some_and(|d| !is_bare_year(d)),
+            );
+        }
         set(
             Feature::Ratings,
             tags.black_rating.is_some() || tags.white_rating.is_some(),
@@ -248,43 +261,54 @@ impl Features {
             Feature::Times,
             record.notes.iter().any(|n| n.time.is_some()),
         );
-        let mut first = None;
-        for m in &record.moves {
-            match m.token {
-                Token::Move(Move::Pass) => {
-                    set(Feature::ExplicitPasses, game.status() == Status::Invalid);
+        // Passes and unreadable tokens matter in an invalid game only (an
+        // unreadable token makes it invalid).
+        if game.status() == Status::Invalid {
+            for m in &record.moves {
+                match m.token {
+                    Token::Move(Move::Pass) => set(Feature::ExplicitPasses, true),
+                    Token::Move(Move::Play(_)) => {}
+                    Token::Unreadable => set(Feature::UnreadableMoves, true),
                 }
-                Token::Move(Move::Play(sq)) => {
-                    first.get_or_insert(sq);
-                }
-                Token::Unreadable => set(Feature::UnreadableMoves, true),
             }
         }
-        set(
-            Feature::Orientation,
-            first.is_some_and(|sq| Some(sq) != Square::from_coords(5, 4)),
-        );
+        if want(Feature::Orientation) {
+            let first = record.moves.iter().find_map(|m| match m.token {
+                Token::Move(Move::Play(sq)) => Some(sq),
+                _ => None,
+            });
+            set(
+                Feature::Orientation,
+                first.is_some_and(|sq| Some(sq) != Square::from_coords(5, 4)),
+            );
+        }
         set(Feature::AntiRules, record.rules == Rules::Anti);
         let players = [&tags.black, &tags.white];
-        set(
-            Feature::LongPlayerNames,
-            players
-                .iter()
-                .any(|n| n.as_deref().is_some_and(|n| n.chars().count() > 19)),
-        );
-        set(
-            Feature::LongEventNames,
-            tags.event
-                .as_deref()
-                .is_some_and(|n| n.chars().count() > 25),
-        );
-        set(
-            Feature::NonLatin1Names,
-            [&tags.black, &tags.white, &tags.event].iter().any(|n| {
-                n.as_deref()
-                    .is_some_and(|n| n.chars().any(|c| u32::from(c) > 0xFF || c == '\0'))
-            }),
-        );
+        if want(Feature::LongPlayerNames) {
+            set(
+                Feature::LongPlayerNames,
+                players
+                    .iter()
+                    .any(|n| n.as_deref().is_some_and(|n| n.chars().count() > 19)),
+            );
+        }
+        if want(Feature::LongEventNames) {
+            set(
+                Feature::LongEventNames,
+                tags.event
+                    .as_deref()
+                    .is_some_and(|n| n.chars().count() > 25),
+            );
+        }
+        if want(Feature::NonLatin1Names) {
+            set(
+                Feature::NonLatin1Names,
+                [&tags.black, &tags.white, &tags.event].iter().any(|n| {
+                    n.as_deref()
+                        .is_some_and(|n| n.chars().any(|c| u32::from(c) > 0xFF || c == '\0'))
+                }),
+            );
+        }
         set(Feature::OtherBoard, record.other_board.is_some());
         for annotation in &record.annotations {
             let feature = match annotation.kind {
@@ -294,7 +318,7 @@ impl Features {
             };
             set(feature, true);
         }
-        f
+        f.and(wanted)
     }
 }
 
@@ -326,6 +350,29 @@ mod tests {
     use crate::formats::Format;
     use crate::testkit::{random_game, transcript, Play, Rng};
     use crate::{Move, Token};
+
+    #[test]
+    fn looking_for_some_features_finds_those_of_all_it_would_find() {
+        use crate::formats::features::Features;
+        use crate::table::Game;
+        let mut rng = Rng::new(12);
+        let play = Play {
+            stop: 5,
+            written_passes: 30,
+            odd_start: 10,
+        };
+        for _ in 0..300 {
+            let mut g = random_game(&mut rng, play);
+            crate::testkit::decorate(&mut rng, &mut g);
+            let report = g.replay();
+            let game = Game::new("", &g, &report);
+            let all = Features::of(&game);
+            for format in Format::ALL {
+                let wanted = format.info().loses;
+                assert_eq!(Features::of_those(&game, wanted), all.and(wanted));
+            }
+        }
+    }
 
     #[test]
     fn a_forced_pass_written_in_a_valid_game_is_no_loss() {
