@@ -180,7 +180,8 @@ impl Sink {
             Sink::Text(out) => out.write_all(bytes),
             Sink::Npy(file) => file.write_all(bytes),
             Sink::NpyPiped(scratch) => scratch.file().write_all(bytes),
-            Sink::Parquet(_) => Ok(()),
+            // Parquet takes rows, never bytes.
+            Sink::Parquet(_) => Err(io::Error::other("parquet is written by columns")),
         }
     }
 }
@@ -310,7 +311,7 @@ impl Job for Positions<'_> {
                 match (to, seen.as_mut()) {
                     (To::Parquet, seen) => {
                         let Sink::Parquet(writer) = &mut *sink else {
-                            return Ok(());
+                            return Err(io::Error::other("parquet rows without a parquet writer"));
                         };
                         let mut rows = part.rows;
                         if let Some(seen) = seen {
