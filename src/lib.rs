@@ -34,6 +34,7 @@ pub mod date;
 pub mod formats;
 mod game;
 mod openings;
+pub mod positions;
 mod query;
 mod record;
 pub mod render;

@@ -679,6 +679,20 @@ pub trait Watch {
     fn end(&mut self, _position: &Position, _ply: u32) {}
 }
 
+/// Two watchers of the one replay, each shown everything.
+impl<A: Watch + ?Sized, B: Watch + ?Sized> Watch for (&mut A, &mut B) {
+    #[inline(always)]
+    fn position(&mut self, position: &Position, ply: u32, next: Move) {
+        self.0.position(position, ply, next);
+        self.1.position(position, ply, next);
+    }
+
+    fn end(&mut self, position: &Position, ply: u32) {
+        self.0.end(position, ply);
+        self.1.end(position, ply);
+    }
+}
+
 /// Watches nothing: the plain replay.
 impl Watch for () {
     #[inline(always)]

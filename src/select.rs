@@ -451,9 +451,21 @@ impl Selection {
     /// (a writer that carries it asks).
     #[must_use]
     pub fn replay_naming(&self, record: &GameRecord, openings: bool) -> (Report, Findings) {
+        self.replay_with(record, openings, &mut ())
+    }
+
+    /// [`Selection::replay_naming`], showing `watch` the replay too (the
+    /// positions of a game ride on the replay that chooses it).
+    #[must_use]
+    pub fn replay_with<W: Watch>(
+        &self,
+        record: &GameRecord,
+        openings: bool,
+        watch: &mut W,
+    ) -> (Report, Findings) {
         let classify = openings || self.openings || self.filter.needs_opening();
         if !classify && self.filter.position.is_none() && self.explore.is_none() {
-            return (record.replay(), Findings::default());
+            return (record.replay_watched(watch), Findings::default());
         }
         let book = Openings::builtin();
         let mut survey = Survey {
@@ -462,7 +474,7 @@ impl Selection {
             classifier: classify.then(|| book.classifier(&record.start)),
             found: Findings::default(),
         };
-        let report = record.replay_watched(&mut survey);
+        let report = record.replay_watched(&mut (&mut survey, watch));
         (report, survey.found)
     }
 }

@@ -31,7 +31,7 @@ fn obf_is_read_only() {
         .code(2)
         .stderr(
             "error: invalid value 'obf' for '--to <FORMAT>'
-  [possible values: transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet]
+  [possible values: transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet, parquet]
 
 For more information, try '--help'.
 ",
@@ -127,6 +127,7 @@ fn man_writes_one_page_per_subcommand() {
             "kifu-formats.1",
             "kifu-man.1",
             "kifu-openings.1",
+            "kifu-positions.1",
             "kifu-repair.1",
             "kifu-score.1",
             "kifu-show.1",

@@ -5,6 +5,8 @@ mod cli_convert;
 mod cli_database;
 mod cli_formats;
 mod cli_inputs;
+mod cli_parquet;
+mod cli_positions;
 mod cli_repair;
 mod cli_safety;
 mod cli_show;

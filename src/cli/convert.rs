@@ -1,9 +1,11 @@
 //! `kifu convert`: any input format to any output format.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use kifu::batch::{self, BatchError, Choice, Seen, SliceReport};
+use kifu::formats::parquet::TableWriter;
 use kifu::formats::{Format, GameReader, GameWriter, TextWriter};
 use kifu::select::Selection;
 
@@ -143,6 +145,28 @@ pub fn run(args: Args) -> Result<Outcome> {
             },
         )?;
         archive.commit()?;
+        totals
+    } else if to == Format::Parquet {
+        output::refuse_binary_on_terminal(
+            "parquet",
+            args.output.as_deref(),
+            std::io::stdout().is_terminal(),
+        )?;
+        let mut out = Output::open(args.output.as_deref())?;
+        let mut writer = TableWriter::new(&mut out)?;
+        let totals = run_inputs(
+            &args.input,
+            &mut Converting {
+                to,
+                writer: &mut writer,
+                options,
+                selection,
+                unique,
+            },
+        )?;
+        writer.finish()?;
+        drop(writer);
+        out.commit()?;
         totals
     } else {
         let mut out = Output::open(args.output.as_deref())?;

@@ -23,7 +23,11 @@ pub struct Args {}
 pub fn listing() -> String {
     let mut out = String::new();
     for info in &FORMATS {
-        let access = if info.writable { "read, write" } else { "read" };
+        let access = match (info.readable, info.writable) {
+            (true, true) => "read, write",
+            (true, false) => "read",
+            _ => "write",
+        };
         let extensions: Vec<String> = info.extensions.iter().map(|e| format!(".{e}")).collect();
         out.push_str(&format!(
             "{:<11} {}\n  {access}; {}",

@@ -17,7 +17,13 @@ pub fn format_parser(writable: bool) -> impl clap::builder::TypedValueParser<Val
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
     let values = FORMATS
         .iter()
-        .filter(move |info| !writable || info.writable)
+        .filter(move |info| {
+            if writable {
+                info.writable
+            } else {
+                info.readable
+            }
+        })
         .map(|info| PossibleValue::new(info.name).aliases(info.aliases.iter().copied()));
     PossibleValuesParser::new(values).map(|name| {
         // Only the table's names and aliases get here.

@@ -12,6 +12,7 @@ mod formats;
 mod io;
 mod openings;
 mod output;
+mod positions;
 mod progress;
 mod repair;
 mod report;
@@ -43,6 +44,7 @@ enum Command {
     Repair(repair::Args),
     Explore(explore::Args),
     Stats(stats::Args),
+    Positions(positions::Args),
     Openings(openings::Args),
     Formats(formats::Args),
     /// Print a shell completion script.
@@ -184,6 +186,7 @@ pub fn main() -> ExitCode {
         Command::Completions { shell } => completions(shell),
         Command::Explore(args) => explore::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Positions(args) => positions::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Formats(args) => formats::run(args),
         Command::Man { dir } => man_page(dir.as_deref()),

@@ -222,6 +222,47 @@ impl Drop for AtomicFile {
     }
 }
 
+/// A scratch file in the system's temporary folder, removed when dropped
+/// (or by the signal handler): where an output that must be finished by
+/// seeking back waits before it is copied to a pipe.
+pub struct Scratch {
+    path: PathBuf,
+    file: File,
+}
+
+impl Scratch {
+    /// Creates a new scratch file named after `what`.
+    pub fn create(what: &str) -> Result<Scratch> {
+        let path = std::env::temp_dir().join(format!(".kifu-{what}-{}.tmp", std::process::id()));
+        register(&path);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path);
+        match file {
+            Ok(file) => Ok(Scratch { path, file }),
+            Err(e) => {
+                unregister(&path);
+                Err(e).with_context(|| format!("cannot write {}", path.display()))
+            }
+        }
+    }
+
+    /// The file, to write, seek and read back.
+    pub fn file(&mut self) -> &mut File {
+        &mut self.file
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+        unregister(&self.path);
+    }
+}
+
 /// A command's data output: a file written atomically, or standard output.
 pub enum Output {
     /// `-o FILE`.
@@ -270,6 +311,23 @@ impl Write for Output {
             Output::Stdout(o) => o.flush(),
         }
     }
+}
+
+/// Refuses to write a binary format (`what`: npy, parquet) to standard
+/// output when it is a terminal (`stdout_is_terminal`) and no `-o` was
+/// given: a usage error naming `-o`.
+pub fn refuse_binary_on_terminal(
+    what: &str,
+    output: Option<&Path>,
+    stdout_is_terminal: bool,
+) -> Result<()> {
+    if output.is_none() && stdout_is_terminal {
+        bail!(
+            "-o: {what} is binary and standard output is a terminal: write to a file with \
+             -o OUT, or into a pipe"
+        );
+    }
+    Ok(())
 }
 
 /// Where a file lives on its device: equal ids are the same file.
@@ -415,6 +473,16 @@ mod tests {
         AtomicFile::create(&target).unwrap().commit().unwrap();
         assert!(!stray.exists());
         assert!(other.exists(), "only temporaries of this output go");
+    }
+
+    #[test]
+    fn binary_output_is_refused_on_a_terminal_only() {
+        let err = refuse_binary_on_terminal("npy", None, true)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("-o: npy is binary"), "{err}");
+        refuse_binary_on_terminal("npy", None, false).unwrap();
+        refuse_binary_on_terminal("parquet", Some(Path::new("p.parquet")), true).unwrap();
     }
 
     #[test]

@@ -45,6 +45,32 @@ pub fn tally_line(totals: &Totals) -> String {
     )
 }
 
+/// `N games read[, M matched]: U used, S skipped (i incomplete, v invalid);
+/// P positions written[ (D duplicates left out)]`
+pub fn positions_line(
+    totals: &Totals,
+    used: u64,
+    incomplete: u64,
+    invalid: u64,
+    written: u64,
+    duplicates: u64,
+) -> String {
+    let mut head = games(totals.read);
+    head.push_str(" read");
+    if totals.filtered {
+        head.push_str(&format!(", {} matched", totals.tally.read));
+    }
+    let mut line = format!(
+        "{head}: {used} used, {} skipped ({incomplete} incomplete, {invalid} invalid); {} written",
+        incomplete + invalid,
+        counted(written, "position")
+    );
+    if duplicates > 0 {
+        line.push_str(&format!(" ({} left out)", counted(duplicates, "duplicate")));
+    }
+    line
+}
+
 /// `kifu: 12 games read: 10 complete, 1 incomplete, 1 invalid; 12 written, 0 left out`
 pub fn summary(totals: &Totals) -> String {
     let t = &totals.tally;

@@ -32,6 +32,8 @@ pub enum Format {
     Obf,
     /// A 2-D score sheet: move numbers in an 8×8 grid.
     Sheet,
+    /// The game table as Apache Parquet, typed columns (write only).
+    Parquet,
 }
 
 /// Opens a reader over an input.
@@ -69,6 +71,8 @@ pub struct FormatInfo {
     pub open: OpenReader,
     /// How games are written, when they are written as text.
     pub text: Option<&'static dyn TextFormat>,
+    /// Whether kifu reads it (Parquet is written only).
+    pub readable: bool,
     /// Whether kifu writes it (WTHOR, by [`wthor::ArchiveWriter`], needs a
     /// file).
     pub writable: bool,

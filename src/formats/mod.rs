@@ -25,6 +25,7 @@ pub mod jsonl;
 pub mod lines;
 pub mod movetext;
 pub mod obf;
+pub mod parquet;
 pub mod pgn;
 pub mod sgf;
 pub mod sheet;
@@ -38,7 +39,7 @@ pub use format::{
 };
 
 /// Every format, in the order help texts list them.
-pub static FORMATS: [FormatInfo; 9] = [
+pub static FORMATS: [FormatInfo; 10] = [
     transcript::INFO,
     ggf::INFO,
     sgf::INFO,
@@ -48,11 +49,12 @@ pub static FORMATS: [FormatInfo; 9] = [
     jsonl::INFO,
     sheet::INFO,
     obf::INFO,
+    parquet::INFO,
 ];
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Transcript,
         Format::Ggf,
         Format::Sgf,
@@ -62,6 +64,7 @@ impl Format {
         Format::Jsonl,
         Format::Sheet,
         Format::Obf,
+        Format::Parquet,
     ];
 
     /// This format's row of [`FORMATS`].
@@ -139,6 +142,12 @@ impl Format {
     #[must_use]
     pub fn writable(self) -> bool {
         self.info().writable
+    }
+
+    /// Whether kifu can read this format (Parquet is written only).
+    #[must_use]
+    pub fn readable(self) -> bool {
+        self.info().readable
     }
 
     /// Whether games are written one after another as text.
@@ -286,10 +295,12 @@ mod tests {
                 let path = format!("x.{}", ext.to_ascii_uppercase());
                 assert_eq!(Format::from_path(path.as_ref()), Some(info.format));
             }
+            // Text formats, and the two with writers of their own.
             assert_eq!(
                 info.writable,
-                info.text.is_some() || info.format == Format::Wthor
+                info.text.is_some() || matches!(info.format, Format::Wthor | Format::Parquet)
             );
+            assert_eq!(info.readable, info.format != Format::Parquet);
         }
     }
 }

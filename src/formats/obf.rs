@@ -276,6 +276,7 @@ pub const INFO: FormatInfo = FormatInfo {
     sniff,
     open: |input, _| Box::new(Reader::new(input)),
     text: None,
+    readable: true,
     writable: false,
     carries_status: false,
     names_openings: false,

@@ -107,6 +107,7 @@ pub const INFO: FormatInfo = FormatInfo {
     sniff: |_| false,
     open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Transcript),
+    readable: true,
     writable: true,
     carries_status: false,
     names_openings: false,

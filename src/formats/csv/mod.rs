@@ -48,6 +48,7 @@ pub const INFO: FormatInfo = FormatInfo {
     sniff,
     open: |input, options| Box::new(Reader::with_options(input, options)),
     text: Some(&write::Table),
+    readable: true,
     writable: true,
     carries_status: true,
     names_openings: true,

@@ -44,6 +44,7 @@ pub const INFO: FormatInfo = FormatInfo {
     sniff,
     open: |input, _| Box::new(Reader::new(input)),
     text: Some(&write::JsonLines),
+    readable: true,
     writable: true,
     carries_status: true,
     names_openings: true,

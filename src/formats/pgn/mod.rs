@@ -133,6 +133,7 @@ pub const INFO: FormatInfo = FormatInfo {
     sniff,
     open: |input, _| Box::new(Reader::new(input)),
     text: Some(&write::Pgn),
+    readable: true,
     writable: true,
     carries_status: false,
     names_openings: false,

@@ -66,6 +66,7 @@ pub const INFO: FormatInfo = FormatInfo {
     sniff,
     open: |input, _| Box::new(Reader::new(input)),
     text: Some(&SheetFormat),
+    readable: true,
     writable: true,
     carries_status: false,
     names_openings: false,

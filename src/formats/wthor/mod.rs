@@ -59,6 +59,7 @@ pub const INFO: FormatInfo = FormatInfo {
     sniff,
     open: |input, _| Box::new(Reader::new(input, None)),
     text: None,
+    readable: true,
     writable: true,
     carries_status: false,
     names_openings: false,

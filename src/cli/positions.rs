@@ -1,0 +1,486 @@
+//! `kifu positions`: the positions of the games as training data.
+
+use std::io::{self, IsTerminal, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use kifu::batch::{self, BatchError, Flag, SliceReport};
+use kifu::formats::parquet::PositionsWriter;
+use kifu::formats::GameReader;
+use kifu::positions::{
+    self, csv_source, json_source, npy_header, push_csv, push_jsonl, push_npy, Collector, Empties,
+    Row, Seen, NPY_NO_SCORE,
+};
+use kifu::select::Selection;
+use kifu::{GameRecord, Status};
+
+use super::diagnostic;
+use super::io::InputArgs;
+use super::output::{self, AtomicFile, Output, Scratch, Target};
+use super::run::{run_inputs, Job};
+use super::{report, Outcome};
+
+/// Write the positions of the games as training data.
+///
+/// One row per position in which the side to move places a disc, in every
+/// complete game: the game, the ply (moves and passes before it), the
+/// empty squares, the side to move, the discs of the side to move
+/// (`player`) and of the other side (`opponent`) as 64-bit integers with
+/// bit i = square i (a1 = 0, b1 = 1, …, h8 = 63), the move, and the final
+/// score of the side to move minus the other's (empties to the winner).
+/// Incomplete and invalid games are counted and skipped, unless
+/// --all-games. The filters choose the games first.
+///
+/// npy is a NumPy structured array (`numpy.load`, no pickle): player <u8,
+/// opponent <u8, move u1 (square index), ply u1, empties u1, side u1
+/// (0 black, 1 white), score i1 (-128 where there is no score), game <u4
+/// (the game's number among all games read in the run).
+///
+/// Examples:
+///   kifu positions WTH_*.wtb -o train.npy
+///   kifu positions WTH_*.wtb --empties 20..40 --symmetries --unique -o mid.parquet
+///   kifu positions games.pgn --to csv | head
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Output format (default: the one -o's extension names).
+    #[arg(long, short = 't', value_enum, value_name = "FORMAT")]
+    to: Option<To>,
+
+    /// Output file (default: standard output; npy and Parquet only to a
+    /// file or a pipe).
+    #[arg(long, short = 'o', value_name = "OUT")]
+    output: Option<PathBuf>,
+
+    /// Keep positions with this many empty squares: A..B, A.., ..B or N.
+    #[arg(long, value_name = "A..B")]
+    empties: Option<String>,
+
+    /// Add each position's 7 other symmetric images (turned and mirrored),
+    /// the move mapped alike: 8 rows per position.
+    #[arg(long)]
+    symmetries: bool,
+
+    /// Keep only the first row of each distinct position (the same discs
+    /// of the side to move and of the other side).
+    #[arg(long)]
+    unique: bool,
+
+    /// Also the positions of incomplete games (no score) and of invalid
+    /// ones, up to their first bad move (no score).
+    #[arg(long)]
+    all_games: bool,
+
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// The output formats of `positions`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum To {
+    /// The CSV table.
+    Csv,
+    /// One JSON object per row.
+    Jsonl,
+    /// A NumPy structured array.
+    Npy,
+    /// Apache Parquet.
+    Parquet,
+}
+
+impl To {
+    /// The format an output file's extension names.
+    fn from_path(path: &Path) -> Option<To> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "csv" => Some(To::Csv),
+            "jsonl" | "ndjson" => Some(To::Jsonl),
+            "npy" => Some(To::Npy),
+            "parquet" | "pq" => Some(To::Parquet),
+            _ => None,
+        }
+    }
+
+    /// Binary: never to a terminal.
+    fn binary(self) -> bool {
+        matches!(self, To::Npy | To::Parquet)
+    }
+}
+
+/// The output format: `--to`, else `-o`'s extension.
+fn output_format(to: Option<To>, output: Option<&Path>) -> Result<To> {
+    match (to, output.and_then(To::from_path)) {
+        (Some(to), _) | (None, Some(to)) => Ok(to),
+        (None, _) => bail!(
+            "--to: cannot tell the output format: give --to csv|jsonl|npy|parquet, or -o a file \
+             ending in .csv, .jsonl, .npy or .parquet"
+        ),
+    }
+}
+
+/// What the run came to, beyond the games' counts.
+#[derive(Default, Clone, Copy, Debug)]
+struct Counts {
+    /// Games that gave rows.
+    used: u64,
+    /// Chosen games left out as incomplete.
+    skipped_incomplete: u64,
+    /// Chosen games left out as invalid.
+    skipped_invalid: u64,
+    /// Rows written.
+    written: u64,
+    /// Rows left out as repeats (`--unique`).
+    duplicates: u64,
+    /// Rows written without a score.
+    unscored: u64,
+}
+
+impl Counts {
+    fn add(&mut self, other: &Counts) {
+        self.used += other.used;
+        self.skipped_incomplete += other.skipped_incomplete;
+        self.skipped_invalid += other.skipped_invalid;
+        self.written += other.written;
+        self.duplicates += other.duplicates;
+        self.unscored += other.unscored;
+    }
+}
+
+/// What a worker makes of a slice.
+struct Part {
+    /// The rows, encoded (CSV, JSON Lines, npy).
+    bytes: Vec<u8>,
+    /// Under `--unique`: where each encoded row ends, and its position.
+    ends: Vec<usize>,
+    keys: Vec<(u64, u64, bool)>,
+    /// Rows encoded into `bytes`.
+    encoded: u64,
+    /// Parquet: the rows and their game numbers.
+    rows: Vec<(u64, Row)>,
+    report: SliceReport,
+    counts: Counts,
+    notes: Vec<String>,
+}
+
+/// Where the rows go.
+enum Sink {
+    /// CSV or JSON Lines.
+    Text(Output),
+    /// npy to a file, the count patched at the end.
+    Npy(AtomicFile),
+    /// npy to standard output: a scratch file first, the count patched,
+    /// then copied.
+    NpyPiped(Scratch),
+    Parquet(Box<PositionsWriter<Output>>),
+}
+
+impl Sink {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Sink::Text(out) => out.write_all(bytes),
+            Sink::Npy(file) => file.write_all(bytes),
+            Sink::NpyPiped(scratch) => scratch.file().write_all(bytes),
+            // Parquet takes rows, never bytes.
+            Sink::Parquet(_) => Err(io::Error::other("parquet is written by columns")),
+        }
+    }
+}
+
+struct Positions<'a> {
+    to: To,
+    options: batch::Options,
+    selection: &'a Selection,
+    rows: positions::Options,
+    seen: Option<Seen>,
+    sink: &'a mut Sink,
+    /// Games read in the inputs before this one.
+    base: u64,
+    counts: Counts,
+}
+
+/// The line naming an invalid game and what became of it.
+fn invalid_note(name: &str, flag: &Flag, all_games: bool) -> String {
+    let what = if all_games {
+        "rows up to its first bad move"
+    } else {
+        "skipped"
+    };
+    format!(
+        "kifu: {}: {} ({what})",
+        diagnostic::location(name, flag),
+        diagnostic::headline(flag)
+    )
+}
+
+impl Job for Positions<'_> {
+    fn input(
+        &mut self,
+        name: &str,
+        games: Box<dyn GameReader>,
+        done: &mut dyn FnMut(&SliceReport, &[String]),
+    ) -> Result<(), BatchError> {
+        let to = self.to;
+        let selection = self.selection;
+        let options = self.rows;
+        let unique = self.seen.is_some();
+        let base = self.base;
+        let csv_name = csv_source(name);
+        let json_name = json_source(name);
+        if let Sink::Parquet(writer) = self.sink {
+            writer.set_source(name);
+        }
+        let sink = &mut *self.sink;
+        let seen = &mut self.seen;
+        let counts = &mut self.counts;
+        let mut read = 0;
+        let result = batch::run(
+            games,
+            &self.options,
+            |records: Vec<GameRecord>| {
+                let mut part = Part {
+                    bytes: Vec::new(),
+                    ends: Vec::new(),
+                    keys: Vec::new(),
+                    encoded: 0,
+                    rows: Vec::new(),
+                    report: SliceReport::default(),
+                    counts: Counts::default(),
+                    notes: Vec::new(),
+                };
+                let mut collector = Collector::new(options);
+                for record in &records {
+                    part.report.read += 1;
+                    part.report.quirks.add(record);
+                    part.report.last_byte = record.origin.byte;
+                    collector.clear();
+                    let (report, found) = selection.replay_with(record, false, &mut collector);
+                    if !selection.filter.accepts(record, &report, &found) {
+                        continue;
+                    }
+                    let status = report.status();
+                    part.report.tally.add(status);
+                    if let Some(error) = &report.error {
+                        let flag = Flag::of(record, error);
+                        part.notes
+                            .push(invalid_note(name, &flag, options.all_games));
+                    }
+                    if !collector.finish(&report) {
+                        match status {
+                            Status::Invalid => part.counts.skipped_invalid += 1,
+                            _ => part.counts.skipped_incomplete += 1,
+                        }
+                        continue;
+                    }
+                    part.counts.used += 1;
+                    let game = record.origin.index;
+                    // More than 4 billion games in one run do not fit the
+                    // npy's u4 and keep the last number.
+                    let run_game = u32::try_from(base + game).unwrap_or(u32::MAX);
+                    let rows = collector.rows();
+                    if part.bytes.capacity() == 0 && to != To::Parquet {
+                        let per_row = match to {
+                            To::Npy => positions::NPY_RECORD,
+                            _ => 80,
+                        };
+                        part.bytes
+                            .reserve(records.len() * rows.len().max(1) * per_row);
+                    }
+                    for row in rows {
+                        match to {
+                            To::Csv => push_csv(&mut part.bytes, &csv_name, game, row),
+                            To::Jsonl => push_jsonl(&mut part.bytes, &json_name, game, row),
+                            To::Npy => push_npy(&mut part.bytes, run_game, row),
+                            To::Parquet => part.rows.push((game, *row)),
+                        }
+                        if unique && to != To::Parquet {
+                            part.ends.push(part.bytes.len());
+                            part.keys
+                                .push((row.player, row.opponent, row.score.is_none()));
+                        } else if to != To::Parquet {
+                            part.encoded += 1;
+                            part.counts.unscored += u64::from(row.score.is_none());
+                        }
+                    }
+                }
+                part
+            },
+            |part: Part| {
+                let mut report = part.report;
+                let mut slice = part.counts;
+                read += report.read;
+                match (to, seen.as_mut()) {
+                    (To::Parquet, seen) => {
+                        let Sink::Parquet(writer) = &mut *sink else {
+                            return Err(io::Error::other("parquet rows without a parquet writer"));
+                        };
+                        let mut rows = part.rows;
+                        if let Some(seen) = seen {
+                            let before = rows.len();
+                            rows.retain(|(_, row)| seen.first(row.player, row.opponent));
+                            slice.duplicates += (before - rows.len()) as u64;
+                        }
+                        writer.push_rows(&rows).map_err(io::Error::other)?;
+                        slice.written += rows.len() as u64;
+                        slice.unscored +=
+                            rows.iter().filter(|(_, row)| row.score.is_none()).count() as u64;
+                    }
+                    (_, None) => {
+                        sink.write(&part.bytes)?;
+                        slice.written += part.encoded;
+                    }
+                    (_, Some(seen)) => {
+                        let mut start = 0;
+                        for (end, (player, opponent, unscored)) in part.ends.iter().zip(&part.keys)
+                        {
+                            if seen.first(*player, *opponent) {
+                                sink.write(&part.bytes[start..*end])?;
+                                slice.written += 1;
+                                slice.unscored += u64::from(*unscored);
+                            } else {
+                                slice.duplicates += 1;
+                            }
+                            start = *end;
+                        }
+                    }
+                }
+                report.written = slice.used;
+                counts.add(&slice);
+                done(&report, &part.notes);
+                Ok(())
+            },
+        );
+        self.base += read;
+        result
+    }
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let to = output_format(args.to, args.output.as_deref())?;
+    let empties = match &args.empties {
+        Some(text) => text.parse::<Empties>()?,
+        None => Empties::default(),
+    };
+    if to.binary() {
+        let what = if to == To::Npy { "npy" } else { "parquet" };
+        output::refuse_binary_on_terminal(
+            what,
+            args.output.as_deref(),
+            io::stdout().is_terminal(),
+        )?;
+    }
+    let files = args.input.files();
+    let target = match &args.output {
+        Some(path) => Target::File(path),
+        None => Target::Stdout,
+    };
+    output::refuse_inputs_as_outputs(&files, &[target])?;
+    let selection = args.input.selection(false)?;
+    let mut sink = match to {
+        To::Csv | To::Jsonl => {
+            let mut out = Output::open(args.output.as_deref())?;
+            if to == To::Csv {
+                writeln!(out, "{}", positions::CSV_HEADER)?;
+            }
+            Sink::Text(out)
+        }
+        To::Npy => match &args.output {
+            Some(path) => {
+                let mut file = AtomicFile::create(path)?;
+                file.write_all(&npy_header(0))?;
+                Sink::Npy(file)
+            }
+            None => {
+                let mut scratch = Scratch::create("positions")?;
+                scratch.file().write_all(&npy_header(0))?;
+                Sink::NpyPiped(scratch)
+            }
+        },
+        To::Parquet => Sink::Parquet(Box::new(PositionsWriter::new(Output::open(
+            args.output.as_deref(),
+        )?)?)),
+    };
+    let mut job = Positions {
+        to,
+        options: args.input.options(),
+        selection: &selection,
+        rows: positions::Options {
+            empties,
+            symmetries: args.symmetries,
+            all_games: args.all_games,
+        },
+        seen: args.unique.then(Seen::default),
+        sink: &mut sink,
+        base: 0,
+        counts: Counts::default(),
+    };
+    let totals = run_inputs(&args.input, &mut job)?;
+    let counts = job.counts;
+    finish(sink, counts.written)?;
+    if to == To::Npy && counts.unscored > 0 {
+        eprintln!(
+            "kifu: note: {} of unfinished or invalid games have score {NPY_NO_SCORE} in the npy \
+             (no score)",
+            report::counted(counts.unscored, "row")
+        );
+    }
+    eprintln!(
+        "kifu: {}",
+        report::positions_line(
+            &totals,
+            counts.used,
+            counts.skipped_incomplete,
+            counts.skipped_invalid,
+            counts.written,
+            counts.duplicates,
+        )
+    );
+    Ok(totals.outcome())
+}
+
+/// Ends the output: the npy header gets its count, a piped npy is copied
+/// out, a file is renamed into place.
+fn finish(sink: Sink, count: u64) -> Result<()> {
+    match sink {
+        Sink::Text(out) => out.commit(),
+        Sink::Npy(mut file) => {
+            file.seek(SeekFrom::Start(0))?;
+            file.write_all(&npy_header(count))?;
+            file.commit()
+        }
+        Sink::NpyPiped(mut scratch) => {
+            let file = scratch.file();
+            file.seek(SeekFrom::Start(0))?;
+            file.write_all(&npy_header(count))?;
+            file.seek(SeekFrom::Start(0))?;
+            let mut out = io::stdout().lock();
+            io::copy(file, &mut out).context("cannot write the npy to standard output")?;
+            out.flush()?;
+            Ok(())
+        }
+        Sink::Parquet(writer) => {
+            let out = writer.finish()?;
+            out.commit()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_format_comes_from_the_extension() {
+        let of = |path: &str| output_format(None, Some(Path::new(path))).ok();
+        assert_eq!(of("a.npy"), Some(To::Npy));
+        assert_eq!(of("a.PARQUET"), Some(To::Parquet));
+        assert_eq!(of("a.csv"), Some(To::Csv));
+        assert_eq!(of("a.jsonl"), Some(To::Jsonl));
+        assert_eq!(of("a.wtb"), None);
+        assert_eq!(
+            output_format(Some(To::Csv), Some(Path::new("a.npy"))).ok(),
+            Some(To::Csv)
+        );
+        let err = output_format(None, None).unwrap_err().to_string();
+        assert!(err.starts_with("--to: "), "{err}");
+    }
+}
