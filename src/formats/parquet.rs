@@ -58,7 +58,7 @@ pub const INFO: FormatInfo = FormatInfo {
 
 /// Rows per row group: memory stays bounded by one group's columns (a few
 /// tens of megabytes), and readers get groups of the usual size.
-pub const ROW_GROUP: usize = 1 << 20;
+pub const ROW_GROUP: usize = 1 << 17;
 
 /// A Parquet error, with what was being written.
 #[derive(Debug, thiserror::Error)]
@@ -390,7 +390,7 @@ pub const POSITION_COLUMNS: [Column; 9] = [
 /// Rows per row group of the game table: its rows are wide (24 columns,
 /// the moves as text), so a group of 65,536 games keeps memory near that
 /// of the CSV writer.
-pub const GAME_ROW_GROUP: usize = 1 << 16;
+pub const GAME_ROW_GROUP: usize = 1 << 13;
 
 /// The game table (`table::Column::ALL`, in order) as Parquet: integer
 /// columns as INT64, text as UTF-8 strings, an empty cell as null.
