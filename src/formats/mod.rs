@@ -16,6 +16,7 @@ use std::path::Path;
 use crate::table::Game;
 use crate::GameRecord;
 
+pub mod chunk;
 pub mod csv;
 pub mod features;
 mod format;
@@ -32,8 +33,8 @@ pub mod wthor;
 
 pub use features::{Check, Feature, Features};
 pub use format::{
-    Format, FormatInfo, GameReader, GameWriter, OpenReader, ReadOptions, Refusal, TextFormat,
-    TextWriter, UnknownFormat, WriteError,
+    Format, FormatInfo, GameReader, GameWriter, Games, OpenReader, ReadOptions, Refusal,
+    TextFormat, TextWriter, UnknownFormat, WriteError,
 };
 
 /// Every format, in the order help texts list them.
