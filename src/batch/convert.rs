@@ -83,7 +83,8 @@ where
     let flags = !to.carries_status();
     let work = |slice: Vec<GameRecord>| {
         let mut part = Part {
-            bytes: Vec::new(),
+            // Room for the usual row, so the buffer rarely grows.
+            bytes: Vec::with_capacity(if text.is_some() { slice.len() * 192 } else { 0 }),
             chosen: Vec::with_capacity(slice.len()),
             games: Vec::new(),
             report: SliceReport::default(),

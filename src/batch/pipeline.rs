@@ -35,8 +35,8 @@ impl Default for Options {
             jobs: 0,
             chunk: 2048,
             slice: 256,
-            chunk_bytes: 512 << 10,
-            slice_bytes: 32 << 10,
+            chunk_bytes: 128 << 10,
+            slice_bytes: 16 << 10,
         }
     }
 }

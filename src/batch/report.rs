@@ -184,7 +184,7 @@ impl SliceReport {
 /// bit, the checks of its syntax that apply.
 pub(crate) fn losses(game: &Game<'_>, to: Format) -> (Features, u32) {
     let info = to.info();
-    let lost = Features::of(game).and(info.loses);
+    let lost = Features::of_these(game, info.loses);
     let checks = info
         .checks
         .iter()

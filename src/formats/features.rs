@@ -195,6 +195,14 @@ impl Features {
     /// What `game` holds.
     #[must_use]
     pub fn of(game: &Game<'_>) -> Features {
+        Features::of_these(game, Features::of_list(&Feature::ALL))
+    }
+
+    /// Those of `these` that the game holds: [`Features::of`] without
+    /// looking for the others (a writer asks only for what it loses, so
+    /// the hot path of a conversion skips the name and move scans).
+    #[must_use]
+    pub fn of_these(game: &Game<'_>, these: Features) -> Features {
         let record = game.record;
         let tags = &record.tags;
         let mut f = Features::NONE;
@@ -248,8 +256,18 @@ impl Features {
             Feature::Times,
             record.notes.iter().any(|n| n.time.is_some()),
         );
+        let moves = [
+            Feature::ExplicitPasses,
+            Feature::UnreadableMoves,
+            Feature::Orientation,
+        ];
         let mut first = None;
-        for m in &record.moves {
+        let scan_moves = moves.iter().any(|&m| these.contains(m));
+        for m in record
+            .moves
+            .iter()
+            .take(if scan_moves { usize::MAX } else { 0 })
+        {
             match m.token {
                 Token::Move(Move::Pass) => {
                     set(Feature::ExplicitPasses, game.status() == Status::Invalid);
@@ -266,25 +284,32 @@ impl Features {
         );
         set(Feature::AntiRules, record.rules == Rules::Anti);
         let players = [&tags.black, &tags.white];
-        set(
+        let names = [
             Feature::LongPlayerNames,
-            players
-                .iter()
-                .any(|n| n.as_deref().is_some_and(|n| n.chars().count() > 19)),
-        );
-        set(
             Feature::LongEventNames,
-            tags.event
-                .as_deref()
-                .is_some_and(|n| n.chars().count() > 25),
-        );
-        set(
             Feature::NonLatin1Names,
-            [&tags.black, &tags.white, &tags.event].iter().any(|n| {
-                n.as_deref()
-                    .is_some_and(|n| n.chars().any(|c| u32::from(c) > 0xFF || c == '\0'))
-            }),
-        );
+        ];
+        if names.iter().any(|&n| these.contains(n)) {
+            set(
+                Feature::LongPlayerNames,
+                players
+                    .iter()
+                    .any(|n| n.as_deref().is_some_and(|n| n.chars().count() > 19)),
+            );
+            set(
+                Feature::LongEventNames,
+                tags.event
+                    .as_deref()
+                    .is_some_and(|n| n.chars().count() > 25),
+            );
+            set(
+                Feature::NonLatin1Names,
+                [&tags.black, &tags.white, &tags.event].iter().any(|n| {
+                    n.as_deref()
+                        .is_some_and(|n| n.chars().any(|c| u32::from(c) > 0xFF || c == '\0'))
+                }),
+            );
+        }
         set(Feature::OtherBoard, record.other_board.is_some());
         for annotation in &record.annotations {
             let feature = match annotation.kind {
@@ -294,7 +319,7 @@ impl Features {
             };
             set(feature, true);
         }
-        f
+        f.and(these)
     }
 }
 

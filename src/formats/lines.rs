@@ -61,6 +61,27 @@ pub struct Cut {
     pub long: Option<u64>,
 }
 
+/// How many more bytes to take into a chunk of `len` bytes so far: up
+/// to `size`, then `size` more at a time while no boundary is found.
+#[must_use]
+pub fn wanted(len: usize, size: usize) -> usize {
+    if len < size {
+        size - len
+    } else {
+        size.max(1 << 10)
+    }
+}
+
+/// Splits off the bytes of `bytes` from `at` into a buffer with room for
+/// a chunk of `size`, for the next chunk to start with.
+pub fn rest(bytes: &mut Vec<u8>, at: usize, size: usize) -> Vec<u8> {
+    let tail = bytes.get(at..).unwrap_or_default();
+    let mut next = Vec::with_capacity(tail.len().max(size) + (size >> 2));
+    next.extend_from_slice(tail);
+    bytes.truncate(at);
+    next
+}
+
 /// Where the last whole line of `bytes` ends: after its last `\n`, or
 /// after a last `\r` known not to be followed by `\n`.
 fn last_line_end(bytes: &[u8]) -> Option<usize> {
@@ -129,7 +150,7 @@ impl<R: BufRead> Lines<R> {
         loop {
             if bytes.len() >= size.max(1) {
                 if let Some(end) = last_line_end(&bytes) {
-                    self.pending = bytes.split_off(end);
+                    self.pending = rest(&mut bytes, end, size);
                     return Ok(Some(self.cut_lines(bytes)));
                 }
                 if bytes.len() > self.max + 3 {
@@ -158,8 +179,8 @@ impl<R: BufRead> Lines<R> {
                 }
                 return Ok(Some(self.cut_lines(bytes)));
             }
-            let n = avail.len();
-            bytes.extend_from_slice(avail);
+            let n = avail.len().min(wanted(bytes.len(), size));
+            bytes.extend_from_slice(avail.get(..n).unwrap_or_default());
             self.input.consume(n);
         }
     }

@@ -7,6 +7,7 @@ use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::format::GameReader;
 use crate::formats::ggf::syntax::{len32, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT};
 use crate::formats::ggf::tags::{shown, Draft};
+use crate::formats::lines::{rest, wanted};
 use crate::record::Origin;
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::GameRecord;
@@ -646,7 +647,7 @@ impl<R: BufRead + Send> Chunker for Reader<R> {
         loop {
             if bytes.len() >= size.max(1) {
                 if let Some(at) = Cutter::cut_at(&bytes, size) {
-                    self.cutter.pending = bytes.split_off(at);
+                    self.cutter.pending = rest(&mut bytes, at, size);
                     return Some(Ok(self.cutter.chunk(bytes)));
                 }
             }
@@ -669,8 +670,8 @@ impl<R: BufRead + Send> Chunker for Reader<R> {
                 self.done = true;
                 return (!bytes.is_empty()).then(|| Ok(self.cutter.chunk(bytes)));
             }
-            let n = avail.len();
-            bytes.extend_from_slice(avail);
+            let n = avail.len().min(wanted(bytes.len(), size));
+            bytes.extend_from_slice(avail.get(..n).unwrap_or_default());
             self.input.consume(n);
         }
     }
