@@ -158,7 +158,8 @@ where
 /// The pipeline over an input cut into raw chunks: the reader thread only
 /// cuts (chunks of about `slice_bytes`, gathered up to `chunk_bytes`);
 /// the workers parse every chunk of a batch, then — the games numbered in
-/// input order — work on each chunk's games as a slice.
+/// input order — work on each chunk's games as a slice, while this thread
+/// gives the results of the batch before to the sink.
 fn run_chunks<T, W, S>(
     chunker: &mut dyn Chunker,
     pool: &rayon::ThreadPool,
@@ -205,15 +206,34 @@ where
             }
         });
         let mut parsing = Parsing::default();
+        // The results of the batch before, given to the sink on this
+        // thread while the pool works on the next batch.
+        let mut done: Vec<T> = Vec::new();
         for message in rx {
-            let batch = message.map_err(BatchError::Read)?;
-            let slices = parsing.parse(pool, &batch);
-            drop(batch);
-            let results: Vec<T> = pool.install(|| slices.into_par_iter().map(&work).collect());
-            for result in results {
-                sink(result).map_err(BatchError::Sink)?;
-            }
+            let batch = match message {
+                Ok(batch) => batch,
+                Err(err) => {
+                    done.into_iter()
+                        .try_for_each(&mut sink)
+                        .map_err(BatchError::Sink)?;
+                    return Err(BatchError::Read(err));
+                }
+            };
+            let mut next: Vec<T> = Vec::new();
+            let mut sunk = Ok(());
+            pool.in_place_scope(|scope| {
+                scope.spawn(|_| {
+                    let slices = parsing.parse(pool, &batch);
+                    next = slices.into_par_iter().map(&work).collect();
+                });
+                sunk = done.drain(..).try_for_each(&mut sink);
+            });
+            sunk.map_err(BatchError::Sink)?;
+            done = next;
         }
+        done.into_iter()
+            .try_for_each(&mut sink)
+            .map_err(BatchError::Sink)?;
         if let Some(last) = parsing.finish() {
             sink(work(last)).map_err(BatchError::Sink)?;
         }
