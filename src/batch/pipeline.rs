@@ -258,7 +258,8 @@ impl Parsing {
             batch
                 .par_iter()
                 .map(|chunk| {
-                    let mut out = Vec::new();
+                    // Room for games of 128 bytes: rarely any growing.
+                    let mut out = Vec::with_capacity(chunk.bytes.len() / 128 + 1);
                     let carry = chunk.parser.parse(chunk, None, &mut out);
                     (out, carry)
                 })
