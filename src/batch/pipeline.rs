@@ -223,8 +223,13 @@ where
             let mut sunk = Ok(());
             pool.in_place_scope(|scope| {
                 scope.spawn(|_| {
-                    let slices = parsing.parse(pool, &batch);
-                    next = slices.into_par_iter().map(&work).collect();
+                    next = match parsing.numbered(&batch, &work) {
+                        Some(results) => results,
+                        None => {
+                            let slices = parsing.parse(pool, &batch);
+                            slices.into_par_iter().map(&work).collect()
+                        }
+                    };
                 });
                 sunk = done.drain(..).try_for_each(&mut sink);
             });
@@ -241,11 +246,14 @@ where
     })
 }
 
+/// A parser's state inside a game at the end of a chunk, and the parser.
+type Open = (Carry, Arc<dyn ChunkParser>);
+
 /// The parsing of an input's chunks, batch by batch: what the last chunk
 /// left open and how many games came before.
 #[derive(Default)]
 struct Parsing {
-    carry: Option<(Carry, Arc<dyn ChunkParser>)>,
+    carry: Option<Open>,
     games: u64,
 }
 
@@ -280,6 +288,42 @@ impl Parsing {
             .filter(|(games, _)| !games.is_empty())
             .map(|(games, _)| self.number(games))
             .collect()
+    }
+
+    /// When the chunker numbered every chunk of `batch` (and nothing is
+    /// carried), each chunk is parsed and worked on by one worker in one
+    /// go, its games still in its cache; `None` otherwise.
+    fn numbered<T, W>(&mut self, batch: &[RawChunk], work: &W) -> Option<Vec<T>>
+    where
+        T: Send,
+        W: Fn(Vec<GameRecord>) -> T + Sync + Send,
+    {
+        if self.carry.is_some() || batch.iter().any(|c| c.games_before.is_none()) {
+            return None;
+        }
+        let parsed: Vec<(Option<T>, u64, Option<Open>)> = batch
+            .par_iter()
+            .map(|chunk| {
+                let mut out = Vec::with_capacity(chunk.bytes.len() / 128 + 1);
+                let carry = chunk.parser.parse(chunk, None, &mut out);
+                let first = chunk.games_before.unwrap_or(0);
+                let end = first + out.len() as u64;
+                for (i, game) in out.iter_mut().enumerate() {
+                    game.origin.index = first + i as u64 + 1;
+                }
+                let result = (!out.is_empty()).then(|| work(out));
+                (result, end, carry.map(|c| (c, Arc::clone(&chunk.parser))))
+            })
+            .collect();
+        let mut results = Vec::with_capacity(parsed.len());
+        for (result, end, carry) in parsed {
+            self.games = end;
+            // A chunk of whole records leaves nothing open; if one did, the
+            // end of the input still completes it.
+            self.carry = carry;
+            results.extend(result);
+        }
+        Some(results)
     }
 
     /// The games a state left open at the end of the input completes.

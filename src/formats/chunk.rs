@@ -40,6 +40,9 @@ pub struct RawChunk {
     /// A line longer than the format's limit, cut from the input: `bytes`
     /// holds its head and this its whole length.
     pub long_line: Option<u64>,
+    /// Games before the chunk, when the chunker knows (fixed-size
+    /// records): its games are then worked on as they are parsed.
+    pub games_before: Option<u64>,
     /// How to parse it.
     pub parser: Arc<dyn ChunkParser>,
 }
@@ -54,6 +57,7 @@ impl RawChunk {
             column: 1,
             line_head: (Vec::new(), true),
             long_line: None,
+            games_before: None,
             parser,
         }
     }

@@ -419,7 +419,9 @@ impl<R: Read + Send> Chunker for Reader<R> {
                 parser
             }
         };
-        Some(Ok(RawChunk::new(bytes, byte, 0, parser)))
+        let mut chunk = RawChunk::new(bytes, byte, 0, parser);
+        chunk.games_before = Some(u64::from(self.read) - whole as u64);
+        Some(Ok(chunk))
     }
 }
 
