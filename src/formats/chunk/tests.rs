@@ -356,3 +356,43 @@ fn tiny_chunks_keep_the_games_in_order_with_their_positions() {
     }
     let _ = (MAX_LINE, ggf::MAX_GAME_BYTES, jsonl::INFO.name);
 }
+
+#[test]
+fn numbered_wthor_chunks_keep_the_games_in_order_up_to_a_truncated_record() {
+    let mut bytes = wtb(&mut Rng::new(5), 50, 50, 0);
+    bytes.truncate(bytes.len() - 30);
+    let expected: Vec<Result<(u64, u64), String>> = wthor::Reader::new(&bytes[..], None)
+        .map(|g| {
+            g.map(|g| (g.origin.index, g.origin.byte))
+                .map_err(|e| e.to_string())
+        })
+        .collect();
+    assert_eq!(expected.len(), 50, "49 games and the truncated record");
+    for (slice_bytes, chunk_bytes, jobs) in [(1, 1, 2), (68 * 3, 68 * 7, 2), (1 << 14, 1 << 17, 1)]
+    {
+        let options = Options {
+            jobs,
+            slice_bytes,
+            chunk_bytes,
+            ..Options::default()
+        };
+        let mut seen: Vec<Result<(u64, u64), String>> = Vec::new();
+        let err = batch::run(
+            wthor::Reader::new(&bytes[..], None),
+            &options,
+            |games| {
+                games
+                    .iter()
+                    .map(|g| (g.origin.index, g.origin.byte))
+                    .collect::<Vec<_>>()
+            },
+            |ids| {
+                seen.extend(ids.into_iter().map(Ok));
+                Ok(())
+            },
+        )
+        .unwrap_err();
+        seen.push(Err(err.to_string()));
+        assert_eq!(seen, expected, "{options:?}");
+    }
+}
