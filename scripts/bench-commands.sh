@@ -32,13 +32,13 @@ cd target/bench-data
 # The inputs come from the page cache in every run, the first included.
 cat big.wtb big.ggf big.txt >/dev/null
 # Every input holds the same games; a command's own count is used if it says.
-games=$(($(stat -c %s big.wtb) / 68)) # 16 header bytes: rounds down
+games=$(($(stat -L -c %s big.wtb) / 68)) # 16 header bytes: rounds down
 
 echo "$("$kifu" --version), $(nproc) cores, $runs runs"
 printf '%-48s %3s %7s %10s %7s %7s %7s %5s %7s\n' command run wall_s games/s MiB/s cpu_s rss_MiB load Mpos/s
 for command in "${COMMANDS[@]}"; do
   read -r -a args <<<"$command"
-  bytes=$(stat -c %s "${args[1]}")
+  bytes=$(stat -L -c %s "${args[1]}") # -L: the inputs may be links
   : >times.txt
   for run in $(seq "$runs"); do
     load=$(cut -d' ' -f1 /proc/loadavg)

@@ -15,7 +15,7 @@ kifu=target/release/kifu
 mkdir -p "$data"
 cargo build --release -q
 
-size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+size() { stat -L -c %s "$1" 2>/dev/null || echo 0; } # -L: the files may be links
 
 # The expected size of big.wtb: a 16-byte header and 68 bytes a game.
 block=0

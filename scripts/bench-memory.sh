@@ -2,11 +2,13 @@
 # Peak memory of `kifu convert` on >= 1 GB inputs: a GGF file made of the
 # corpus's GGS games repeated, and a transcript file made of the Kaggle
 # games repeated. Prints games, seconds, MB/s and peak RSS for each.
-# Usage: scripts/bench-memory.sh [SIZE_MB]   (default 1024)
+# Usage: scripts/bench-memory.sh [SIZE_MB] [RUNS]   (default 1024 MB, 5 runs)
+# KIFU=path measures another build on the same files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus="${KIFU_CORPUS:-../shared/corpus}"
 size_mb="${1:-1024}"
+runs="${2:-5}"
 data=target/bench-data
 mkdir -p "$data"
 cargo build --release -q
@@ -31,12 +33,15 @@ moves = (corpus / "csv" / "othello_dataset.csv").read_text().splitlines()[1:]
 repeat([m.split(",")[2] for m in moves], data / "mem.txt")
 PY
 
+kifu="$(realpath "${KIFU:-target/release/kifu}")"
 for input in "$data/mem.ggf" "$data/mem.txt"; do
-  bytes=$(stat -c %s "$input")
-  /usr/bin/time -f "%e %M" -o "$data/time.txt" \
-    target/release/kifu convert --quiet "$input" --to csv -o "$data/out.csv" 2> "$data/summary.txt" || true
-  read -r secs rss < "$data/time.txt"
-  games=$(grep -o '[0-9]* games read' "$data/summary.txt" | cut -d' ' -f1)
-  python3 -c "import sys; b,s,r,g=int(sys.argv[1]),float(sys.argv[2]),int(sys.argv[3]),sys.argv[4]; print(f'{sys.argv[5]}: {b/2**20:,.0f} MB, {g} games in {s:.1f} s = {b/2**20/s:,.0f} MB/s, peak RSS {r/1024:.1f} MB')" "$bytes" "$secs" "$rss" "$games" "$input"
+  for run in $(seq "$runs"); do
+    bytes=$(stat -L -c %s "$input")
+    /usr/bin/time -f "%e %M" -o "$data/time.txt" \
+      "$kifu" convert --quiet "$input" --to csv -o "$data/out.csv" 2> "$data/summary.txt" || true
+    read -r secs rss < "$data/time.txt"
+    games=$(grep -o '[0-9]* games read' "$data/summary.txt" | cut -d' ' -f1)
+    python3 -c "import sys; b,s,r,g=int(sys.argv[1]),float(sys.argv[2]),int(sys.argv[3]),sys.argv[4]; print(f'{sys.argv[5]} run {sys.argv[6]}: {b/2**20:,.0f} MB, {g} games in {s:.1f} s = {b/2**20/s:,.0f} MB/s, peak RSS {r/1024:.1f} MB')" "$bytes" "$secs" "$rss" "$games" "$input" "$run"
+  done
 done
 rm -f "$data/out.csv"

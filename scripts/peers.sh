@@ -116,7 +116,7 @@ EOF
 cargo build --release -q --manifest-path "$peers/Cargo.toml"
 peer="$peers/target/release/wthor-magpie-csv"
 
-games=$(($(stat -c %s "$data/big.wtb") / 68)) # 16 header bytes: rounds down
+games=$(($(stat -L -c %s "$data/big.wtb") / 68)) # 16 header bytes: rounds down
 # time_run NAME COMMAND...: one timed run, printed and kept in $peers/times.
 time_run() {
   local name=$1

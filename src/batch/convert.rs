@@ -4,10 +4,9 @@ use std::collections::HashSet;
 
 use crate::batch::pipeline::{run, BatchError, Options};
 use crate::batch::report::{losses, Chosen, Flag, SliceReport};
-use crate::formats::{Format, GameWriter, WriteError};
+use crate::formats::{Format, GameReader, GameWriter, WriteError};
 use crate::record::Report;
 use crate::select::{duplicate_key, Findings, Selection};
-use crate::source::ReadError;
 use crate::table::Game;
 use crate::GameRecord;
 
@@ -75,7 +74,7 @@ pub fn convert<I, E>(
     mut each: E,
 ) -> Result<(), BatchError>
 where
-    I: Iterator<Item = Result<GameRecord, ReadError>> + Send,
+    I: GameReader,
     E: FnMut(&SliceReport),
 {
     let text = writer.text();
@@ -85,7 +84,8 @@ where
     let openings = to.names_openings();
     let work = |slice: Vec<GameRecord>| {
         let mut part = Part {
-            bytes: Vec::new(),
+            // Room for the usual row, so the buffer rarely grows.
+            bytes: Vec::with_capacity(if text.is_some() { slice.len() * 192 } else { 0 }),
             chosen: Vec::with_capacity(slice.len()),
             games: Vec::new(),
             report: SliceReport::default(),

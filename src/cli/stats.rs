@@ -200,20 +200,28 @@ pub fn run(args: Args) -> Result<Outcome> {
                 notes: Vec::new(),
             }
         },
-        sink: |c: Counted| {
+        // The sink runs on one thread for every game: a key seen before
+        // is looked up without a copy.
+        sink: |mut c: Counted| {
             match by {
                 By::Player => {
-                    for (i, key) in c.keys.iter().enumerate() {
-                        let key = key.clone().unwrap_or_default();
-                        players.entry(key).or_default().add(&c, i == 0);
+                    let keys = std::mem::take(&mut c.keys);
+                    for (i, key) in keys.into_iter().enumerate() {
+                        let key = key.unwrap_or_default();
+                        match players.get_mut(&key) {
+                            Some(row) => row.add(&c, i == 0),
+                            None => players.entry(key).or_default().add(&c, i == 0),
+                        }
                     }
                 }
                 _ => {
-                    let key = c.keys[0].clone().unwrap_or_default();
-                    games
-                        .entry(key)
-                        .or_default()
-                        .add(c.winner, c.scores.map(|(black, _)| black));
+                    let [key, _] = std::mem::take(&mut c.keys);
+                    let key = key.unwrap_or_default();
+                    let black = c.scores.map(|(black, _)| black);
+                    match games.get_mut(&key) {
+                        Some(row) => row.add(c.winner, black),
+                        None => games.entry(key).or_default().add(c.winner, black),
+                    }
                 }
             }
             Ok(())

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
+use crate::formats::chunk::Chunker;
 use crate::formats::features::{Check, Features};
 use crate::record::GameError;
 use crate::source::ReadError;
@@ -106,9 +107,38 @@ pub struct UnknownFormat {
 
 /// A source of game records: each item is a game (possibly with a
 /// defect inside it) or a failure after which nothing more is read.
-pub trait GameReader: Iterator<Item = Result<GameRecord, ReadError>> + Send {}
+///
+/// A reader whose format can be parsed in parallel also offers itself as
+/// a [`Chunker`]: the batch pipeline then reads raw chunks from it and
+/// parses them in its workers, with the same games as a result.
+pub trait GameReader: Iterator<Item = Result<GameRecord, ReadError>> + Send {
+    /// This reader as a cutter of raw chunks, when its format is parsed in
+    /// the workers and nothing was read yet; `None` to read it game by
+    /// game.
+    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
+        None
+    }
+}
 
-impl<T: Iterator<Item = Result<GameRecord, ReadError>> + Send> GameReader for T {}
+impl<T: GameReader + ?Sized> GameReader for Box<T> {
+    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
+        (**self).chunker()
+    }
+}
+
+/// Games held in memory (tests, a game typed on the command line), read
+/// one by one.
+pub struct Games<I>(pub I);
+
+impl<I: Iterator<Item = Result<GameRecord, ReadError>> + Send> Iterator for Games<I> {
+    type Item = Result<GameRecord, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next()
+    }
+}
+
+impl<I: Iterator<Item = Result<GameRecord, ReadError>> + Send> GameReader for Games<I> {}
 
 /// Why a game cannot be stored in a format; nothing is written for it.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]

@@ -42,6 +42,59 @@ pub struct Lines<R> {
     byte: u64,
     started: bool,
     skip_lf: bool,
+    /// Bytes read ahead by [`Lines::cut`] and not yet handed out.
+    pending: Vec<u8>,
+    /// A read failure [`Lines::cut`] reports after the lines before it.
+    failed: Option<io::Error>,
+}
+
+/// A run of whole lines cut from an input by [`Lines::cut`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// The bytes: whole lines, or the head of one line over the limit.
+    pub bytes: Vec<u8>,
+    /// Offset of the first byte.
+    pub byte: u64,
+    /// Lines before the first.
+    pub lines: u32,
+    /// The length of a line over the limit, whose head `bytes` holds.
+    pub long: Option<u64>,
+}
+
+/// How many more bytes to take into a chunk of `len` bytes so far: up
+/// to `size`, then `size` more at a time while no boundary is found.
+#[must_use]
+pub fn wanted(len: usize, size: usize) -> usize {
+    if len < size {
+        size - len
+    } else {
+        size.max(1 << 10)
+    }
+}
+
+/// Splits off the bytes of `bytes` from `at` into a buffer with room for
+/// a chunk of `size`, for the next chunk to start with.
+pub fn rest(bytes: &mut Vec<u8>, at: usize, size: usize) -> Vec<u8> {
+    let tail = bytes.get(at..).unwrap_or_default();
+    let mut next = Vec::with_capacity(tail.len().max(size) + (size >> 2));
+    next.extend_from_slice(tail);
+    bytes.truncate(at);
+    next
+}
+
+/// Where the last whole line of `bytes` ends: after its last `\n`, or
+/// after a last `\r` known not to be followed by `\n`.
+fn last_line_end(bytes: &[u8]) -> Option<usize> {
+    let i = bytes.iter().rposition(|&b| b == b'\n' || b == b'\r')?;
+    if bytes.get(i) == Some(&b'\r') && i + 1 == bytes.len() {
+        // The `\n` of a `\r\n` may come next: cut before this line.
+        let j = bytes
+            .get(..i)?
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')?;
+        return Some(j + 1);
+    }
+    Some(i + 1)
 }
 
 impl<R: BufRead> Lines<R> {
@@ -55,7 +108,141 @@ impl<R: BufRead> Lines<R> {
             byte: 0,
             started: false,
             skip_lf: false,
+            pending: Vec::new(),
+            failed: None,
         }
+    }
+
+    /// Lines of `input` that starts at byte `byte` of a larger input,
+    /// after `lines` lines (a chunk cut by [`Lines::cut`]): numbers and
+    /// offsets are the larger input's. A byte order mark is looked for
+    /// only at byte 0.
+    pub fn starting_at(input: R, max: usize, lines: u32, byte: u64) -> Lines<R> {
+        let mut out = Lines::new(input, max);
+        out.line = lines;
+        out.byte = byte;
+        out.started = byte != 0;
+        out
+    }
+
+    /// The longest line kept.
+    #[must_use]
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
+    /// Whether nothing was read yet.
+    #[must_use]
+    pub fn untouched(&self) -> bool {
+        !self.started && self.byte == 0 && self.pending.is_empty()
+    }
+
+    /// Cuts the next run of whole lines, of at least `size` bytes unless
+    /// the input ends, for a worker to read with [`Lines::starting_at`]; a
+    /// line over the limit comes alone, as its head and length, the rest
+    /// of it never held. Not to be mixed with [`Lines::next_line`].
+    pub fn cut(&mut self, size: usize) -> io::Result<Option<Cut>> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        self.started = true;
+        let mut bytes = std::mem::take(&mut self.pending);
+        loop {
+            if bytes.len() >= size.max(1) {
+                if let Some(end) = last_line_end(&bytes) {
+                    self.pending = rest(&mut bytes, end, size);
+                    return Ok(Some(self.cut_lines(bytes)));
+                }
+                if bytes.len() > self.max + 3 {
+                    // Over the limit even without a byte order mark.
+                    return self.long_line(bytes).map(Some);
+                }
+            }
+            let avail = match fill(&mut self.input) {
+                Ok(avail) => avail,
+                Err(e) => {
+                    // The whole lines before the failure, then the failure.
+                    let end = bytes.iter().rposition(|&b| b == b'\n' || b == b'\r');
+                    return match end {
+                        Some(end) => {
+                            bytes.truncate(end + 1);
+                            self.failed = Some(e);
+                            Ok(Some(self.cut_lines(bytes)))
+                        }
+                        None => Err(e),
+                    };
+                }
+            };
+            if avail.is_empty() {
+                if bytes.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(Some(self.cut_lines(bytes)));
+            }
+            let n = avail.len().min(wanted(bytes.len(), size));
+            bytes.extend_from_slice(avail.get(..n).unwrap_or_default());
+            self.input.consume(n);
+        }
+    }
+
+    fn cut_lines(&mut self, bytes: Vec<u8>) -> Cut {
+        let cut = Cut {
+            byte: self.byte,
+            lines: self.line,
+            long: None,
+            bytes,
+        };
+        self.byte += cut.bytes.len() as u64;
+        self.line = self.line.saturating_add(count_lines(&cut.bytes));
+        cut
+    }
+
+    /// A line over the limit that `bytes` starts and holds no end of:
+    /// its head, and its length once its end is found.
+    fn long_line(&mut self, mut bytes: Vec<u8>) -> io::Result<Cut> {
+        let mut start = self.byte;
+        let mut len = bytes.len() as u64;
+        let mut terminator = 0;
+        if start == 0 && bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
+            start = 3;
+            len -= 3;
+            terminator = 3;
+        }
+        bytes.truncate(self.max);
+        loop {
+            let avail = fill(&mut self.input)?;
+            if avail.is_empty() {
+                break;
+            }
+            match avail.iter().position(|&c| c == b'\n' || c == b'\r') {
+                Some(i) => {
+                    let cr = avail[i] == b'\r';
+                    len += i as u64;
+                    terminator += 1;
+                    self.input.consume(i + 1);
+                    if cr && fill(&mut self.input)?.first() == Some(&b'\n') {
+                        self.input.consume(1);
+                        terminator += 1;
+                    }
+                    break;
+                }
+                None => {
+                    len += avail.len() as u64;
+                    let n = avail.len();
+                    self.input.consume(n);
+                }
+            }
+        }
+        let cut = Cut {
+            bytes,
+            byte: start,
+            lines: self.line,
+            long: Some(len),
+        };
+        self.byte += len + terminator;
+        self.line = self.line.saturating_add(1);
+        Ok(cut)
     }
 
     /// Lines read so far.
@@ -146,6 +333,24 @@ fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
         }
     }
     input.fill_buf()
+}
+
+/// The line terminators in `bytes` (`\n`, `\r\n`, a lone `\r`), as
+/// [`Lines`] counts them; a `\r` at the very end
+/// counts as one.
+#[must_use]
+pub fn count_lines(bytes: &[u8]) -> u32 {
+    let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+    let lone_cr = if bytes.contains(&b'\r') {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+            .count()
+    } else {
+        0
+    };
+    u32::try_from(newlines + lone_cr).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::select::{Filter, Selection};
 use crate::table::Game;
 use crate::GameRecord;
 
+pub mod chunk;
 pub mod csv;
 pub mod features;
 mod format;
@@ -34,8 +35,8 @@ pub mod wthor;
 
 pub use features::{Check, Feature, Features};
 pub use format::{
-    Format, FormatInfo, GameReader, GameWriter, OpenReader, ReadOptions, Refusal, TextFormat,
-    TextWriter, UnknownFormat, WriteError,
+    Format, FormatInfo, GameReader, GameWriter, Games, OpenReader, ReadOptions, Refusal,
+    TextFormat, TextWriter, UnknownFormat, WriteError,
 };
 
 /// Every format, in the order help texts list them.

@@ -229,6 +229,9 @@ fn cut(record: &mut GameRecord, ctx: LineContext, head: &[u8]) {
     ));
 }
 
+/// Read game by game (not parsed in the workers).
+impl<R: BufRead + Send> crate::formats::format::GameReader for Reader<R> {}
+
 impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<GameRecord, ReadError>;
 

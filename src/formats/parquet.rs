@@ -20,7 +20,7 @@ use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::ColumnPath;
 
 use crate::formats::features::{Feature, Features};
-use crate::formats::format::{Format, FormatInfo, GameWriter, WriteError};
+use crate::formats::format::{Format, FormatInfo, GameWriter, Games, WriteError};
 use crate::positions::Row;
 use crate::source::ReadError;
 use crate::table::{self, Game, Value};
@@ -35,9 +35,9 @@ pub const INFO: FormatInfo = FormatInfo {
     summary: "the game table with typed columns, for DuckDB, Polars, pandas and Spark",
     sniff: |_| false,
     open: |_, _| {
-        Box::new(std::iter::once(Err(ReadError::Io(io::Error::other(
+        Box::new(Games(std::iter::once(Err(ReadError::Io(io::Error::other(
             "kifu writes Parquet but does not read it: read the CSV or JSON Lines table instead",
-        )))))
+        ))))))
     },
     text: None,
     readable: false,

@@ -10,9 +10,11 @@
 //! written as a board prefix so the line reads back to the same game.
 
 use std::io::BufRead;
+use std::sync::Arc;
 
+use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::features::{Feature, Features};
-use crate::formats::format::{Format, FormatInfo, TextFormat};
+use crate::formats::format::{Format, FormatInfo, GameReader, TextFormat};
 use crate::formats::lines::{Line, Lines, MAX_LINE};
 use crate::record::Origin;
 use crate::source::{ParseError, ReadError, Span};
@@ -72,20 +74,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                     number, byte, len, ..
                 })) => {
                     self.games += 1;
-                    let record = GameRecord {
-                        origin: Origin {
-                            index,
-                            line: Some(number),
-                            byte,
-                            text: None,
-                        },
-                        defect: Some(ParseError::at(
-                            Span::new(byte, number, 1, 1),
-                            format!("line too long: {len} bytes (the limit is {MAX_LINE} bytes)"),
-                        )),
-                        ..GameRecord::default()
-                    };
-                    return Some(Ok(record));
+                    return Some(Ok(too_long(index, number, byte, len)));
                 }
                 Err(e) => {
                     self.failed = true;
@@ -93,6 +82,78 @@ impl<R: BufRead> Iterator for Reader<R> {
                 }
             }
         }
+    }
+}
+
+/// The game of a line over the limit: invalid, with its length.
+fn too_long(index: u64, number: u32, byte: u64, len: u64) -> GameRecord {
+    GameRecord {
+        origin: Origin {
+            index,
+            line: Some(number),
+            byte,
+            text: None,
+        },
+        defect: Some(ParseError::at(
+            Span::new(byte, number, 1, 1),
+            format!("line too long: {len} bytes (the limit is {MAX_LINE} bytes)"),
+        )),
+        ..GameRecord::default()
+    }
+}
+
+impl<R: BufRead + Send> GameReader for Reader<R> {
+    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
+        if self.lines.untouched() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+}
+
+impl<R: BufRead + Send> Chunker for Reader<R> {
+    fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
+        if self.failed {
+            return None;
+        }
+        let parser = Arc::new(ChunkLines {
+            max: self.lines.max(),
+        });
+        match self.lines.cut(size) {
+            Ok(cut) => cut.map(|cut| Ok(RawChunk::of_lines(cut, parser))),
+            Err(e) => {
+                self.failed = true;
+                Some(Err(ReadError::Io(e)))
+            }
+        }
+    }
+}
+
+/// Parses the lines of a chunk as [`Reader`] does.
+struct ChunkLines {
+    max: usize,
+}
+
+impl ChunkParser for ChunkLines {
+    fn parse(
+        &self,
+        chunk: &RawChunk,
+        _: Option<Carry>,
+        out: &mut Vec<GameRecord>,
+    ) -> Option<Carry> {
+        if let Some(len) = chunk.long_line {
+            out.push(too_long(1, chunk.lines.saturating_add(1), chunk.byte, len));
+            return None;
+        }
+        let reader = Reader {
+            lines: Lines::starting_at(&chunk.bytes[..], self.max, chunk.lines, chunk.byte),
+            games: 0,
+            failed: false,
+        };
+        // Reading bytes in memory cannot fail.
+        out.extend(reader.flatten());
+        None
     }
 }
 

@@ -251,6 +251,9 @@ fn parse_winner(text: &str) -> Option<Winner> {
     }
 }
 
+/// Read game by game (not parsed in the workers).
+impl<R: Read + Send> crate::formats::format::GameReader for Reader<R> {}
+
 impl<R: Read> Iterator for Reader<R> {
     type Item = Result<GameRecord, ReadError>;
 

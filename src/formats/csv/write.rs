@@ -2,6 +2,8 @@
 //! csv-core straight into the slice's buffer.
 
 use crate::formats::format::TextFormat;
+use crate::game::Move;
+use crate::record::Token;
 use crate::table::{Column, Game, Value};
 
 /// Writes the table as CSV.
@@ -26,6 +28,9 @@ impl TextFormat for Table {
             if i > 0 {
                 delimiter(&mut w, out);
             }
+            if column == Column::Moves && plain_moves(game, out) {
+                continue;
+            }
             match column.value(game) {
                 Value::Null => {}
                 Value::Int(n) => out.extend_from_slice(num.format(n).as_bytes()),
@@ -35,6 +40,25 @@ impl TextFormat for Table {
         }
         terminator(&mut w, out);
     }
+}
+
+/// The moves column of a valid game written straight into `out` (squares
+/// only: nothing to quote), as [`Game::moves`] writes it; `false` for a
+/// game whose column needs more (an invalid game, unreadable tokens).
+fn plain_moves(game: &Game<'_>, out: &mut Vec<u8>) -> bool {
+    if game.report.error.is_some() || !game.record.unreadable.is_empty() {
+        return false;
+    }
+    out.reserve(game.record.moves.len() * 2);
+    for m in &game.record.moves {
+        match m.token {
+            Token::Move(Move::Play(square)) => out.extend_from_slice(&square.to_ascii()),
+            Token::Move(Move::Pass) => {}
+            // No unreadable token when the list of their texts is empty.
+            Token::Unreadable => return false,
+        }
+    }
+    true
 }
 
 /// Appends a field, quoted where it must be, straight into `out`.

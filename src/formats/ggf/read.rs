@@ -1,9 +1,13 @@
 //! The byte-by-byte reader of GGF text.
 
 use std::io::BufRead;
+use std::sync::Arc;
 
+use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
+use crate::formats::format::GameReader;
 use crate::formats::ggf::syntax::{len32, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT};
 use crate::formats::ggf::tags::{shown, Draft};
+use crate::formats::lines::{rest, wanted};
 use crate::record::Origin;
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::GameRecord;
@@ -521,6 +525,7 @@ pub struct Reader<R> {
     input: R,
     lexer: Lexer,
     done: bool,
+    cutter: Cutter,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -530,6 +535,182 @@ impl<R: BufRead> Reader<R> {
             input,
             lexer: Lexer::new(),
             done: false,
+            cutter: Cutter::default(),
+        }
+    }
+}
+
+/// Where the chunks of a GGF input are cut: before a `(;`, at a line
+/// start when there is one, and what the lexer needs to start there.
+#[derive(Default)]
+struct Cutter {
+    /// Bytes read and not yet handed out.
+    pending: Vec<u8>,
+    /// Offset of the first pending byte.
+    byte: u64,
+    /// Newlines before it.
+    lines: u32,
+    /// Characters of its line before it.
+    chars: u32,
+    /// The line before it, up to [`MAX_TEXT`] bytes, and whether whole.
+    head: Vec<u8>,
+    head_cut: bool,
+    started: bool,
+    /// A read failure to report after the chunk before it.
+    failed: Option<std::io::Error>,
+}
+
+impl Cutter {
+    /// Where to cut `bytes` (at least `size` long): before the last `(;`
+    /// that starts a line, else before the last `(;`, else (a game longer
+    /// than four chunks, or no game at all) anywhere once there is much.
+    fn cut_at(bytes: &[u8], size: usize) -> Option<usize> {
+        let starts = |i: usize| bytes.get(i..i + 2) == Some(b"(;");
+        let mut end = bytes.len();
+        for _ in 0..64 {
+            let Some(i) = bytes
+                .get(..end)
+                .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
+            else {
+                break;
+            };
+            if starts(i + 1) {
+                return Some(i + 1);
+            }
+            end = i;
+        }
+        let anywhere = bytes
+            .windows(2)
+            .rposition(|w| w == b"(;")
+            .filter(|&i| i > 0);
+        if anywhere.is_some() {
+            return anywhere;
+        }
+        (bytes.len() >= size.saturating_mul(4)).then_some(bytes.len())
+    }
+
+    /// Hands out `bytes` as a chunk and moves past them.
+    fn chunk(&mut self, bytes: Vec<u8>) -> RawChunk {
+        let mut chunk = RawChunk::new(bytes, self.byte, self.lines, Arc::new(Chunks));
+        chunk.column = self.chars.saturating_add(1);
+        chunk.line_head = (self.head.clone(), !self.head_cut);
+        let bytes = &chunk.bytes;
+        self.byte += bytes.len() as u64;
+        let chars = |b: &[u8]| {
+            let n = b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
+            u32::try_from(n).unwrap_or(u32::MAX)
+        };
+        let line = match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+                self.lines = self
+                    .lines
+                    .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+                self.head.clear();
+                self.head_cut = false;
+                self.chars = 0;
+                bytes.get(last + 1..).unwrap_or_default()
+            }
+            None => bytes,
+        };
+        self.chars = self.chars.saturating_add(chars(line));
+        let room = MAX_TEXT.saturating_sub(self.head.len());
+        if room < line.len() {
+            self.head_cut = true;
+        }
+        self.head
+            .extend_from_slice(line.get(..room.min(line.len())).unwrap_or_default());
+        chunk
+    }
+}
+
+impl<R: BufRead + Send> GameReader for Reader<R> {
+    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
+        if self.lexer.pos.byte == 0 && !self.done && !self.cutter.started {
+            Some(self)
+        } else {
+            None
+        }
+    }
+}
+
+impl<R: BufRead + Send> Chunker for Reader<R> {
+    fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
+        if let Some(e) = self.cutter.failed.take() {
+            return Some(Err(ReadError::Io(e)));
+        }
+        if self.done {
+            return None;
+        }
+        self.cutter.started = true;
+        let mut bytes = std::mem::take(&mut self.cutter.pending);
+        loop {
+            if bytes.len() >= size.max(1) {
+                if let Some(at) = Cutter::cut_at(&bytes, size) {
+                    self.cutter.pending = rest(&mut bytes, at, size);
+                    return Some(Ok(self.cutter.chunk(bytes)));
+                }
+            }
+            let avail = match self.input.fill_buf() {
+                Ok(avail) => avail,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    // The games before the failure, then the failure.
+                    if bytes.is_empty() {
+                        return Some(Err(ReadError::Io(e)));
+                    }
+                    self.cutter.pending.clear();
+                    let chunk = self.cutter.chunk(bytes);
+                    self.cutter.failed = Some(e);
+                    return Some(Ok(chunk));
+                }
+            };
+            if avail.is_empty() {
+                self.done = true;
+                return (!bytes.is_empty()).then(|| Ok(self.cutter.chunk(bytes)));
+            }
+            let n = avail.len().min(wanted(bytes.len(), size));
+            bytes.extend_from_slice(avail.get(..n).unwrap_or_default());
+            self.input.consume(n);
+        }
+    }
+}
+
+/// Parses the chunks of a GGF input, as [`Reader`] does.
+struct Chunks;
+
+impl ChunkParser for Chunks {
+    fn parse(
+        &self,
+        chunk: &RawChunk,
+        carry: Option<Carry>,
+        out: &mut Vec<GameRecord>,
+    ) -> Option<Carry> {
+        let mut lexer = match carry.map(|c| c.0.downcast::<Lexer>()) {
+            Some(Ok(lexer)) => *lexer,
+            _ => {
+                let mut lexer = Lexer::new();
+                lexer.pos = Span::new(chunk.byte, chunk.lines.saturating_add(1), chunk.column, 0);
+                lexer.line.clone_from(&chunk.line_head.0);
+                lexer.line_ok = chunk.line_head.1;
+                lexer
+            }
+        };
+        let mut used = 0;
+        while let Some(rest) = chunk.bytes.get(used..).filter(|r| !r.is_empty()) {
+            used += lexer.feed(rest);
+            if let Some(record) = lexer.ready.take() {
+                out.push(record);
+            }
+        }
+        let between = matches!(lexer.state, State::Outside) && lexer.game.is_none();
+        (!between).then(|| Carry(Box::new(lexer)))
+    }
+
+    fn finish(&self, carry: Carry, out: &mut Vec<GameRecord>) {
+        if let Ok(mut lexer) = carry.0.downcast::<Lexer>() {
+            out.extend(lexer.end());
         }
     }
 }

@@ -2,10 +2,13 @@
 //! what only JSON keeps.
 
 use std::io::BufRead;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 
+use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
+use crate::formats::format::GameReader;
 use crate::formats::jsonl::shapes::{AnnotationJson, OtherBoardJson, PlyJson};
 use crate::formats::lines::{Line, Lines, MAX_LINE};
 use crate::formats::transcript::{parse_line, LineContext};
@@ -258,6 +261,68 @@ fn bad_line(ctx: LineContext, text: Option<&[u8]>, defect: ParseError) -> GameRe
     }
 }
 
+/// The game of a line over the limit: invalid, with its length.
+fn too_long(ctx: LineContext, len: u64) -> GameRecord {
+    let message = format!("line too long: {len} bytes (the limit is {MAX_LINE} bytes)");
+    let span = Span::new(ctx.byte, ctx.line, 1, 1);
+    bad_line(ctx, None, ParseError::at(span, message))
+}
+
+impl<R: BufRead + Send> GameReader for Reader<R> {
+    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
+        if self.lines.untouched() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+}
+
+impl<R: BufRead + Send> Chunker for Reader<R> {
+    fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
+        if self.failed {
+            return None;
+        }
+        match self.lines.cut(size) {
+            Ok(cut) => cut.map(|cut| Ok(RawChunk::of_lines(cut, Arc::new(ChunkLines)))),
+            Err(e) => {
+                self.failed = true;
+                Some(Err(ReadError::Io(e)))
+            }
+        }
+    }
+}
+
+/// Parses the lines of a chunk as [`Reader`] does.
+struct ChunkLines;
+
+impl ChunkParser for ChunkLines {
+    fn parse(
+        &self,
+        chunk: &RawChunk,
+        _: Option<Carry>,
+        out: &mut Vec<GameRecord>,
+    ) -> Option<Carry> {
+        if let Some(len) = chunk.long_line {
+            let ctx = LineContext {
+                line: chunk.lines.saturating_add(1),
+                byte: chunk.byte,
+                index: 1,
+            };
+            out.push(too_long(ctx, len));
+            return None;
+        }
+        let reader = Reader {
+            lines: Lines::starting_at(&chunk.bytes[..], MAX_LINE, chunk.lines, chunk.byte),
+            games: 0,
+            failed: false,
+        };
+        // Reading bytes in memory cannot fail.
+        out.extend(reader.flatten());
+        None
+    }
+}
+
 impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<GameRecord, ReadError>;
 
@@ -281,13 +346,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                         byte,
                         index,
                     };
-                    let message =
-                        format!("line too long: {len} bytes (the limit is {MAX_LINE} bytes)");
-                    bad_line(
-                        ctx,
-                        None,
-                        ParseError::at(Span::new(byte, number, 1, 1), message),
-                    )
+                    too_long(ctx, len)
                 }
                 Ok(Some(Line::Text { number, byte, text })) => {
                     let trimmed = text.trim_ascii();

@@ -839,6 +839,9 @@ impl<R: BufRead> Reader<R> {
     }
 }
 
+/// Read game by game (not parsed in the workers).
+impl<R: BufRead + Send> crate::formats::format::GameReader for Reader<R> {}
+
 impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<GameRecord, ReadError>;
 

@@ -5,6 +5,8 @@ use std::io::{self, BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
+use crate::formats::format::GameReader;
 use crate::formats::wthor::header::{
     binary_error, count_mismatch, Header, HEADER_LEN, MOVES_AT, MOVE_BYTES, RECORD_LEN,
 };
@@ -150,6 +152,11 @@ pub fn parse_record(
 /// Fills `buf` from `input` until it is full or the input ends; returns
 /// the bytes read.
 fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    fill_counted(input, buf).map_err(|(_, e)| e)
+}
+
+/// [`fill`], telling on failure how many bytes were read before it.
+fn fill_counted(input: &mut impl Read, buf: &mut [u8]) -> Result<usize, (usize, io::Error)> {
     let mut n = 0;
     while n < buf.len() {
         // `n < buf.len()`, so the slice is in bounds.
@@ -157,7 +164,7 @@ fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => return Err((n, e)),
         }
     }
     Ok(n)
@@ -193,6 +200,10 @@ pub struct Reader<R: Read> {
     header: Option<Header>,
     read: u32,
     done: bool,
+    /// What stops the input after the chunk just handed out.
+    pending: Option<ReadError>,
+    /// The parser of this input's chunks, once the header is read.
+    parser: Option<Arc<dyn ChunkParser>>,
 }
 
 impl Reader<BufReader<File>> {
@@ -233,6 +244,8 @@ impl<R: Read> Reader<R> {
             header: None,
             read: 0,
             done: false,
+            pending: None,
+            parser: None,
         }
     }
 
@@ -320,6 +333,129 @@ impl<R: Read> Reader<R> {
     }
 }
 
+/// The error of record `read + 1` when only `n` of its bytes are there.
+fn short_record(header: &Header, read: u32, n: usize) -> ReadError {
+    {
+        let index = u64::from(read) + 1;
+        let at = HEADER_LEN as u64 + u64::from(read) * RECORD_LEN as u64;
+        let message = if n == 0 {
+            format!(
+                "{}: record {index} at byte {at} is missing",
+                count_mismatch("game", u64::from(header.games), u64::from(read), 0)
+            )
+        } else {
+            format!(
+                "record {index} at byte {at} is truncated: {n} of {RECORD_LEN} bytes \
+                 (header says {} games)",
+                header.games
+            )
+        };
+        binary_error(at, n as u32, message).into()
+    }
+}
+
+impl<R: Read + Send> GameReader for Reader<R> {
+    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
+        if self.read == 0 && !self.done {
+            Some(self)
+        } else {
+            None
+        }
+    }
+}
+
+impl<R: Read + Send> Chunker for Reader<R> {
+    /// Whole records, as many as fit in `size` (at least one); what stops
+    /// the sequential reader comes after the records before it.
+    fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
+        if let Some(err) = self.pending.take() {
+            self.done = true;
+            return Some(Err(err));
+        }
+        if self.done {
+            return None;
+        }
+        let header = match self.read_header() {
+            Ok(h) => h,
+            Err(e) => return Some(Err(e)),
+        };
+        let left = header.games.saturating_sub(self.read) as usize;
+        if left == 0 {
+            self.done = true;
+            return self.check_end(&header).map(Err);
+        }
+        let want = (size / RECORD_LEN).clamp(1, left);
+        let mut bytes = vec![0u8; want * RECORD_LEN];
+        let (n, failed) = match fill_counted(&mut self.input, &mut bytes) {
+            Ok(n) => (n, None),
+            Err((n, e)) => (n, Some(ReadError::from(e))),
+        };
+        let whole = n / RECORD_LEN;
+        let byte = HEADER_LEN as u64 + u64::from(self.read) * RECORD_LEN as u64;
+        let stop = match failed {
+            Some(e) => Some(e),
+            None if whole < want => {
+                let read = self.read + u32::try_from(whole).unwrap_or(u32::MAX);
+                Some(short_record(&header, read, n % RECORD_LEN))
+            }
+            None => None,
+        };
+        if whole == 0 {
+            self.done = true;
+            return stop.map(Err);
+        }
+        self.pending = stop;
+        bytes.truncate(whole * RECORD_LEN);
+        // At most `header.games` records: the sum fits in u32.
+        self.read += u32::try_from(whole).unwrap_or(u32::MAX);
+        let parser = match &self.parser {
+            Some(parser) => Arc::clone(parser),
+            None => {
+                let parser: Arc<dyn ChunkParser> = Arc::new(Records {
+                    header,
+                    names: self.names.clone(),
+                });
+                self.parser = Some(Arc::clone(&parser));
+                parser
+            }
+        };
+        let mut chunk = RawChunk::new(bytes, byte, 0, parser);
+        chunk.games_before = Some(u64::from(self.read) - whole as u64);
+        Some(Ok(chunk))
+    }
+}
+
+/// Parses the records of a chunk as [`Reader`] does.
+struct Records {
+    header: Header,
+    names: Option<Arc<Names>>,
+}
+
+impl ChunkParser for Records {
+    fn parse(
+        &self,
+        chunk: &RawChunk,
+        _: Option<Carry>,
+        out: &mut Vec<GameRecord>,
+    ) -> Option<Carry> {
+        let first = (chunk.byte.saturating_sub(HEADER_LEN as u64)) / RECORD_LEN as u64;
+        out.reserve(chunk.bytes.len() / RECORD_LEN);
+        for (i, record) in chunk.bytes.chunks_exact(RECORD_LEN).enumerate() {
+            if let Ok(record) = <&[u8; RECORD_LEN]>::try_from(record) {
+                let at = chunk.byte + (i * RECORD_LEN) as u64;
+                out.push(parse_record(
+                    record,
+                    first + i as u64 + 1,
+                    at,
+                    &self.header,
+                    self.names.as_deref(),
+                ));
+            }
+        }
+        None
+    }
+}
+
 impl<R: Read> Iterator for Reader<R> {
     type Item = Result<GameRecord, ReadError>;
 
@@ -347,19 +483,7 @@ impl<R: Read> Iterator for Reader<R> {
         };
         if n < RECORD_LEN {
             self.done = true;
-            let message = if n == 0 {
-                format!(
-                    "{}: record {index} at byte {at} is missing",
-                    count_mismatch("game", u64::from(header.games), u64::from(self.read), 0)
-                )
-            } else {
-                format!(
-                    "record {index} at byte {at} is truncated: {n} of {RECORD_LEN} bytes \
-                     (header says {} games)",
-                    header.games
-                )
-            };
-            return Some(Err(binary_error(at, n as u32, message).into()));
+            return Some(Err(short_record(&header, self.read, n)));
         }
         self.read += 1;
         Some(Ok(parse_record(
