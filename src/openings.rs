@@ -709,30 +709,12 @@ mod tests {
         assert!(named > 2500, "{named}");
     }
 
-    fn wtb_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        paths.sort();
-        for path in paths {
-            if path.is_dir() {
-                wtb_files(&path, out);
-            } else if path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-            {
-                out.push(path);
-            }
-        }
-    }
-
     /// The moves of every game of the corpus's WTHOR files, up to the
     /// first unreadable one.
     fn corpus_games() -> Option<Vec<(Position, Vec<Move>)>> {
         let dir = corpus()?;
         let mut files = Vec::new();
-        wtb_files(&dir.join("wthor"), &mut files);
+        crate::testkit::wtb_files(&dir.join("wthor"), &mut files);
         let mut games = Vec::new();
         for file in files {
             let reader = crate::formats::wthor::Reader::open(&file).unwrap();

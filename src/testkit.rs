@@ -293,3 +293,23 @@ pub(crate) fn defects(games: &[GameRecord]) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// Every `.wtb` under `dir`, at any depth, any case of extension, in
+/// name order, appended to `out`.
+pub(crate) fn wtb_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            wtb_files(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+        {
+            out.push(path);
+        }
+    }
+}

@@ -146,19 +146,28 @@ pub fn run(args: Args) -> Result<Outcome> {
         )?;
         archive.commit()?;
         totals
-    } else if to == Format::Parquet {
-        output::refuse_binary_on_terminal(
-            "parquet",
-            args.output.as_deref(),
-            std::io::stdout().is_terminal(),
-        )?;
+    } else {
+        if to == Format::Parquet {
+            output::refuse_binary_on_terminal(
+                "parquet",
+                args.output.as_deref(),
+                std::io::stdout().is_terminal(),
+            )?;
+        }
         let mut out = Output::open(args.output.as_deref())?;
-        let mut writer = TableWriter::new(&mut out)?;
+        let mut writer: Box<dyn GameWriter + '_> = if to == Format::Parquet {
+            Box::new(TableWriter::new(&mut out)?)
+        } else {
+            match TextWriter::new(to, &mut out)? {
+                Some(writer) => Box::new(writer),
+                None => bail!("{to} is not written as text"),
+            }
+        };
         let totals = run_inputs(
             &args.input,
             &mut Converting {
                 to,
-                writer: &mut writer,
+                writer: writer.as_mut(),
                 options,
                 selection,
                 unique,
@@ -166,24 +175,6 @@ pub fn run(args: Args) -> Result<Outcome> {
         )?;
         writer.finish()?;
         drop(writer);
-        out.commit()?;
-        totals
-    } else {
-        let mut out = Output::open(args.output.as_deref())?;
-        let Some(mut writer) = TextWriter::new(to, &mut out)? else {
-            bail!("{to} is not written as text");
-        };
-        let totals = run_inputs(
-            &args.input,
-            &mut Converting {
-                to,
-                writer: &mut writer,
-                options,
-                selection,
-                unique,
-            },
-        )?;
-        writer.finish()?;
         out.commit()?;
         totals
     };

@@ -12,27 +12,8 @@ use crate::formats::wthor::tests::options;
 use crate::formats::wthor::write::*;
 use crate::formats::wthor::*;
 use crate::game::Winner;
-use crate::testkit::corpus;
+use crate::testkit::{corpus, wtb_files};
 use crate::{GameRecord, Status};
-
-/// Every `.wtb` under `dir`, at any depth, any case of extension.
-fn wtb_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            wtb_files(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-        {
-            out.push(path);
-        }
-    }
-}
 
 /// Per-file counts of a corpus file.
 #[derive(Debug, Default, PartialEq, Eq)]
