@@ -3,18 +3,12 @@
 //! Skips with a message when the corpus is absent.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kifu::formats::{ggf, transcript};
 
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-        PathBuf::from,
-    );
-    dir.is_dir().then_some(dir)
-}
+mod common;
+use common::corpus;
 
 fn repeat_to(lines: &[String], bytes: usize) -> Vec<u8> {
     let block: String = lines.iter().map(|l| format!("{l}\n")).collect();

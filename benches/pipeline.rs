@@ -29,11 +29,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::measurement::Measurement;
 use criterion::{Criterion, SamplingMode, Throughput};
 use kifu::batch::{self, Choice, Options, SliceReport, Tally};
 use kifu::formats::{wthor, Format, GameReader, TextWriter};
 use kifu::select::Selection;
+
+mod common;
+use common::{corpus, CpuTime};
 
 // The allocator of the kifu binary (src/main.rs), so that the pipeline
 // allocates here as it does in `kifu convert`.
@@ -89,14 +92,6 @@ fn to_csv(input: &Input, jobs: usize) -> (Vec<u8>, Tally) {
     )
     .expect("the corpus games convert");
     (writer.into_inner(), total)
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-        PathBuf::from,
-    );
-    dir.is_dir().then_some(dir)
 }
 
 /// `lines`, one a line, repeated to at least `bytes` bytes.
@@ -209,70 +204,6 @@ fn bench<M: Measurement>(c: &mut Criterion<M>, inputs: &[Input], suffix: &str) {
     }
 }
 
-/// CPU time of the whole process, every thread.
-struct ProcessTime;
-
-impl Measurement for ProcessTime {
-    type Intermediate = Duration;
-    type Value = Duration;
-
-    fn start(&self) -> Duration {
-        process_cpu_time()
-    }
-
-    fn end(&self, start: Duration) -> Duration {
-        process_cpu_time().saturating_sub(start)
-    }
-
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-
-    fn to_f64(&self, value: &Duration) -> f64 {
-        value.as_nanos() as f64
-    }
-
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Nanoseconds, as for wall-clock time.
-        const WALL: &WallTime = &WallTime;
-        WALL.formatter()
-    }
-}
-
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn process_cpu_time() -> Duration {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
-    let mut t = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` from the C library std links, with a
-    // `struct timespec` laid out as on 64-bit Linux.
-    let rc = unsafe { clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
-    Duration::new(
-        u64::try_from(t.tv_sec).unwrap_or(0),
-        u32::try_from(t.tv_nsec).unwrap_or(0),
-    )
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn process_cpu_time() -> Duration {
-    unreachable!("process CPU time is only read on 64-bit Linux")
-}
-
 fn main() {
     let Some(dir) = corpus() else {
         eprintln!("corpus not found (set KIFU_CORPUS): skipping the pipeline benchmarks");
@@ -280,10 +211,10 @@ fn main() {
     };
     let inputs = inputs(&dir);
     let cpu = std::env::var("KIFU_BENCH_CLOCK").is_ok_and(|v| v == "cpu");
-    if cpu && cfg!(all(target_os = "linux", target_pointer_width = "64")) {
+    if common::cpu_clock() {
         eprintln!("timing the CPU time of the process (KIFU_BENCH_CLOCK=cpu)");
         let mut c = Criterion::default()
-            .with_measurement(ProcessTime)
+            .with_measurement(CpuTime::Process)
             .configure_from_args();
         bench(&mut c, &inputs, "_cpu");
         c.final_summary();

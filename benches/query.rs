@@ -16,10 +16,12 @@
 //!   subcommand pays per game.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use kifu::{Move, MoveListKey, Openings, Ply, Position, PositionQuery, Replay, Square};
+
+mod common;
+use common::{corpus, wtb_files};
 
 /// Games whose positions are kept for the isolated benchmarks.
 const KEPT: usize = 2_000;
@@ -28,31 +30,10 @@ const KEPT: usize = 2_000;
 /// that the benchmark takes the path of a match too.
 const QUERY: &str = "f5d6c3d3c4";
 
-fn wtb_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            wtb_files(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-        {
-            out.push(path);
-        }
-    }
-}
-
 /// The squares of every WTHOR game of the corpus, up to an unreadable
 /// byte.
 fn load() -> Option<Vec<Vec<Square>>> {
-    let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-        PathBuf::from,
-    );
+    let dir = corpus()?;
     let mut files = Vec::new();
     wtb_files(&dir.join("wthor"), &mut files);
     let mut games = Vec::new();

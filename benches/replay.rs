@@ -23,42 +23,17 @@
 //! runs; those results are named `replay_cpu/…` and `engine_cpu/…`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::measurement::Measurement;
 use criterion::{Criterion, SamplingMode, Throughput};
 use kifu::{Position, Replay, Square, Status};
 
+mod common;
+use common::{corpus, wtb_files, CpuTime};
+
 /// Positions for the micro benchmarks of `flips` and `moves`.
 const MICRO: usize = 250_000;
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("KIFU_CORPUS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-        PathBuf::from,
-    );
-    let wthor = dir.join("wthor");
-    wthor.is_dir().then_some(wthor)
-}
-
-fn wtb_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            wtb_files(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-        {
-            out.push(path);
-        }
-    }
-}
 
 /// The squares of every game in a WTHOR file, read with kifu's reader
 /// (moves up to an unreadable byte, if any).
@@ -85,7 +60,7 @@ fn parse_wtb(path: &Path, games: &mut Vec<Vec<Square>>) {
 }
 
 fn load() -> Option<Vec<Vec<Square>>> {
-    let Some(dir) = corpus() else {
+    let Some(dir) = corpus().map(|d| d.join("wthor")).filter(|d| d.is_dir()) else {
         eprintln!("note: no WTHOR corpus found (set KIFU_CORPUS); nothing to benchmark");
         return None;
     };
@@ -217,79 +192,15 @@ fn bench<M: Measurement>(c: &mut Criterion<M>, data: &Data, suffix: &str) {
     group.finish();
 }
 
-/// CPU time of the calling thread.
-struct ThreadTime;
-
-impl Measurement for ThreadTime {
-    type Intermediate = Duration;
-    type Value = Duration;
-
-    fn start(&self) -> Duration {
-        thread_cpu_time()
-    }
-
-    fn end(&self, start: Duration) -> Duration {
-        thread_cpu_time().saturating_sub(start)
-    }
-
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-
-    fn to_f64(&self, value: &Duration) -> f64 {
-        value.as_nanos() as f64
-    }
-
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Nanoseconds, as for wall-clock time.
-        const WALL: &WallTime = &WallTime;
-        WALL.formatter()
-    }
-}
-
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn thread_cpu_time() -> Duration {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` from the C library std links, with a
-    // `struct timespec` laid out as on 64-bit Linux.
-    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    Duration::new(
-        u64::try_from(t.tv_sec).unwrap_or(0),
-        u32::try_from(t.tv_nsec).unwrap_or(0),
-    )
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn thread_cpu_time() -> Duration {
-    unreachable!("thread CPU time is only read on 64-bit Linux")
-}
-
 fn main() {
     let Some(data) = Data::load() else {
         return;
     };
     let cpu = std::env::var("KIFU_BENCH_CLOCK").is_ok_and(|v| v == "cpu");
-    if cpu && cfg!(all(target_os = "linux", target_pointer_width = "64")) {
+    if common::cpu_clock() {
         eprintln!("timing thread CPU time (KIFU_BENCH_CLOCK=cpu)");
         let mut c = Criterion::default()
-            .with_measurement(ThreadTime)
+            .with_measurement(CpuTime::Thread)
             .configure_from_args();
         bench(&mut c, &data, "_cpu");
         c.final_summary();
