@@ -16,9 +16,10 @@
 //! sequential reader's in every case, and only a bad guess costs time.
 
 use std::any::Any;
+use std::io::BufRead;
 use std::sync::Arc;
 
-use crate::formats::lines::Cut;
+use crate::formats::lines::{Cut, Lines};
 use crate::source::ReadError;
 use crate::GameRecord;
 
@@ -147,3 +148,24 @@ fn renumber(mut games: Vec<GameRecord>) -> Vec<GameRecord> {
 
 #[cfg(test)]
 mod tests;
+
+/// The next chunk of whole lines of `lines`, about `size` bytes, parsed
+/// by `parser`: the [`Chunker`] of every format read line by line. A
+/// failure to read sets `failed` and is the last item.
+pub fn next_lines<R: BufRead>(
+    lines: &mut Lines<R>,
+    failed: &mut bool,
+    size: usize,
+    parser: impl FnOnce() -> Arc<dyn ChunkParser>,
+) -> Option<Result<RawChunk, ReadError>> {
+    if *failed {
+        return None;
+    }
+    match lines.cut(size) {
+        Ok(cut) => cut.map(|cut| Ok(RawChunk::of_lines(cut, parser()))),
+        Err(e) => {
+            *failed = true;
+            Some(Err(ReadError::Io(e)))
+        }
+    }
+}

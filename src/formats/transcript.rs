@@ -12,7 +12,7 @@
 use std::io::BufRead;
 use std::sync::Arc;
 
-use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
+use crate::formats::chunk::{next_lines, Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo, GameReader, TextFormat};
 use crate::formats::lines::{Line, Lines, MAX_LINE};
@@ -114,19 +114,10 @@ impl<R: BufRead + Send> GameReader for Reader<R> {
 
 impl<R: BufRead + Send> Chunker for Reader<R> {
     fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
-        if self.failed {
-            return None;
-        }
-        let parser = Arc::new(ChunkLines {
-            max: self.lines.max(),
-        });
-        match self.lines.cut(size) {
-            Ok(cut) => cut.map(|cut| Ok(RawChunk::of_lines(cut, parser))),
-            Err(e) => {
-                self.failed = true;
-                Some(Err(ReadError::Io(e)))
-            }
-        }
+        let max = self.lines.max();
+        next_lines(&mut self.lines, &mut self.failed, size, || {
+            Arc::new(ChunkLines { max })
+        })
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 
-use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
+use crate::formats::chunk::{next_lines, Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::format::GameReader;
 use crate::formats::jsonl::shapes::{AnnotationJson, OtherBoardJson, PlyJson};
 use crate::formats::lines::{Line, Lines, MAX_LINE};
@@ -280,16 +280,9 @@ impl<R: BufRead + Send> GameReader for Reader<R> {
 
 impl<R: BufRead + Send> Chunker for Reader<R> {
     fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
-        if self.failed {
-            return None;
-        }
-        match self.lines.cut(size) {
-            Ok(cut) => cut.map(|cut| Ok(RawChunk::of_lines(cut, Arc::new(ChunkLines)))),
-            Err(e) => {
-                self.failed = true;
-                Some(Err(ReadError::Io(e)))
-            }
-        }
+        next_lines(&mut self.lines, &mut self.failed, size, || {
+            Arc::new(ChunkLines)
+        })
     }
 }
 
