@@ -26,6 +26,23 @@ pub(crate) fn square_of_byte(b: u8) -> Option<Square> {
     }
 }
 
+/// The token of each move byte: the square `10 * row + column` names
+/// (both 1 to 8), else unreadable.
+pub(crate) const TOKENS: [Token; 256] = {
+    let mut table = [Token::Unreadable; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (row, column) = (b / 10, b % 10);
+        if row >= 1 && row <= 8 && column >= 1 && column <= 8 {
+            if let Some(square) = Square::from_coords((column - 1) as u8, (row - 1) as u8) {
+                table[b] = Token::Move(Move::Play(square));
+            }
+        }
+        b += 1;
+    }
+    table
+};
+
 /// The move byte of a square.
 pub(crate) fn byte_of_square(square: Square) -> u8 {
     10 * (square.row() + 1) + square.column() + 1
@@ -113,19 +130,18 @@ pub fn parse_record(
         .iter()
         .position(|&b| b == 0 || b == EDAX_PAD)
         .unwrap_or(MOVE_BYTES);
-    record.moves.reserve_exact(count);
-    for &b in moves.iter().take(count) {
-        let token = match square_of_byte(b) {
-            Some(square) => Token::Move(Move::Play(square)),
-            None => {
-                record
-                    .unreadable
-                    .push((record.moves.len(), format!("byte {b}").into()));
-                Token::Unreadable
+    let played = moves.get(..count).unwrap_or(moves);
+    // One table lookup a byte, written without a capacity check a move.
+    let unreadable = &mut record.unreadable;
+    record
+        .moves
+        .extend(played.iter().enumerate().map(|(i, &b)| {
+            let token = TOKENS[usize::from(b)];
+            if token == Token::Unreadable {
+                unreadable.push((i, format!("byte {b}").into()));
             }
-        };
-        record.moves.push(RecordedMove { token, color: None });
-    }
+            RecordedMove { token, color: None }
+        }));
     // After the moves: zeros, or Edax's padding (92) then zeros.
     let rest = moves.get(count..).unwrap_or(&[]);
     let padded = rest.iter().take_while(|&&b| b == EDAX_PAD).count();

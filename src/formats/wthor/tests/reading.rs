@@ -441,6 +441,12 @@ fn square_bytes() {
     for sq in Square::all() {
         assert_eq!(square_of_byte(byte_of_square(sq)), Some(sq));
     }
+    // The decoder's table says the same of every byte.
+    for b in 0..=255u8 {
+        let token =
+            square_of_byte(b).map_or(Token::Unreadable, |sq| Token::Move(crate::Move::Play(sq)));
+        assert_eq!(TOKENS[usize::from(b)], token, "{b}");
+    }
 }
 
 /// An input that hands out at most 7 bytes a read and is interrupted
