@@ -313,3 +313,15 @@ pub(crate) fn wtb_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// The colour each move token states, `B`, `W` or `?` (none).
+pub(crate) fn colors(g: &GameRecord) -> String {
+    g.moves
+        .iter()
+        .map(|m| match m.color {
+            Some(Color::Black) => 'B',
+            Some(Color::White) => 'W',
+            None => '?',
+        })
+        .collect()
+}

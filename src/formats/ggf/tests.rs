@@ -34,17 +34,7 @@ pub(super) fn moves(record: &GameRecord) -> String {
         .join(" ")
 }
 
-pub(super) fn colors(record: &GameRecord) -> String {
-    record
-        .moves
-        .iter()
-        .map(|m| match m.color {
-            Some(Color::Black) => 'B',
-            Some(Color::White) => 'W',
-            None => '?',
-        })
-        .collect()
-}
+pub(super) use crate::testkit::colors;
 
 pub(super) fn written(record: &GameRecord) -> String {
     let mut out = String::new();

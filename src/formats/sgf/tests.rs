@@ -22,16 +22,7 @@ pub(super) fn one(text: &str) -> GameRecord {
 
 pub(super) use crate::testkit::tokens;
 
-pub(super) fn colors(r: &GameRecord) -> String {
-    r.moves
-        .iter()
-        .map(|m| match m.color {
-            Some(Color::Black) => 'B',
-            Some(Color::White) => 'W',
-            None => '?',
-        })
-        .collect()
-}
+pub(super) use crate::testkit::colors;
 
 pub(super) fn defect(r: &GameRecord) -> (String, u32, u32) {
     let d = r.defect.as_ref().expect("a defect");
