@@ -376,12 +376,31 @@ impl Replay {
     fn place_slow(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {
         let (p, o) = self.position.relative();
         let mover = self.position.side_to_move();
+        let bit = square.mask();
+        let mine = moves(p, o);
+        // The common case first: the side to move is stuck and the move is
+        // the other side's, after a pass the record left out (whatever
+        // colour the record gives it).
+        if !self.ended && mine == 0 && (p | o) & bit == 0 {
+            let f = flips(o, p, square);
+            if f != 0 {
+                self.position.pass();
+                self.position.apply_relative(o | f | bit, p ^ f);
+                self.passes += 1;
+                return Ok(Ply {
+                    color: mover.opponent(),
+                    mv: Move::Play(square),
+                    implicit_pass: true,
+                    flipped: f,
+                });
+            }
+        }
         let token = square.to_string();
-        if self.ended || (moves(p, o) == 0 && moves(o, p) == 0) {
+        if self.ended || (mine == 0 && moves(o, p) == 0) {
             self.ended = true;
             return Err(self.error(mover, token, ReplayErrorKind::MoveAfterEnd));
         }
-        if moves(p, o) != 0 {
+        if mine != 0 {
             // The side to move can play, so no pass: the move is its own.
             if color.is_some_and(|c| c != mover) {
                 return Err(self.error(
@@ -390,32 +409,22 @@ impl Replay {
                     ReplayErrorKind::OutOfTurn(mover),
                 ));
             }
-            let kind = if (p | o) & square.mask() != 0 {
+            let kind = if (p | o) & bit != 0 {
                 ReplayErrorKind::SquareOccupied
             } else {
                 ReplayErrorKind::FlipsNothing
             };
             return Err(self.error(mover, token, kind));
         }
-        // The side to move must pass; the move belongs to the other side.
+        // The side to move must pass; the move belongs to the other side,
+        // and is not legal for it.
         let other = mover.opponent();
-        let bit = square.mask();
-        if (p | o) & bit != 0 {
-            return Err(self.error(other, token, ReplayErrorKind::SquareOccupied));
-        }
-        let f = flips(o, p, square);
-        if f == 0 {
-            return Err(self.error(other, token, ReplayErrorKind::FlipsNothing));
-        }
-        self.position.pass();
-        self.position.apply_relative(o | f | bit, p ^ f);
-        self.passes += 1;
-        Ok(Ply {
-            color: other,
-            mv: Move::Play(square),
-            implicit_pass: true,
-            flipped: f,
-        })
+        let kind = if (p | o) & bit != 0 {
+            ReplayErrorKind::SquareOccupied
+        } else {
+            ReplayErrorKind::FlipsNothing
+        };
+        Err(self.error(other, token, kind))
     }
 
     /// Plays an explicit pass; see [`Replay::play`].

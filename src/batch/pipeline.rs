@@ -266,8 +266,7 @@ impl Parsing {
             batch
                 .par_iter()
                 .map(|chunk| {
-                    // Room for games of 128 bytes: rarely any growing.
-                    let mut out = Vec::with_capacity(chunk.bytes.len() / 128 + 1);
+                    let mut out = Vec::with_capacity(chunk.parser.games_in(chunk.bytes.len()));
                     let carry = chunk.parser.parse(chunk, None, &mut out);
                     (out, carry)
                 })
@@ -304,7 +303,7 @@ impl Parsing {
         let parsed: Vec<(Option<T>, u64, Option<Open>)> = batch
             .par_iter()
             .map(|chunk| {
-                let mut out = Vec::with_capacity(chunk.bytes.len() / 128 + 1);
+                let mut out = Vec::with_capacity(chunk.parser.games_in(chunk.bytes.len()));
                 let carry = chunk.parser.parse(chunk, None, &mut out);
                 let first = chunk.games_before.unwrap_or(0);
                 let end = first + out.len() as u64;

@@ -101,6 +101,13 @@ pub trait ChunkParser: Send + Sync {
         out: &mut Vec<GameRecord>,
     ) -> Option<Carry>;
 
+    /// About how many games `bytes` bytes of the input hold, for the room
+    /// a chunk's games are given up front (growing a vector of records
+    /// copies them all).
+    fn games_in(&self, bytes: usize) -> usize {
+        bytes / 128 + 1
+    }
+
     /// The end of the input after a chunk that left `carry`: appends what
     /// the open state completes.
     fn finish(&self, carry: Carry, out: &mut Vec<GameRecord>) {

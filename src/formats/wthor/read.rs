@@ -448,6 +448,10 @@ struct Records {
 }
 
 impl ChunkParser for Records {
+    fn games_in(&self, bytes: usize) -> usize {
+        bytes / RECORD_LEN
+    }
+
     fn parse(
         &self,
         chunk: &RawChunk,
@@ -455,7 +459,6 @@ impl ChunkParser for Records {
         out: &mut Vec<GameRecord>,
     ) -> Option<Carry> {
         let first = (chunk.byte.saturating_sub(HEADER_LEN as u64)) / RECORD_LEN as u64;
-        out.reserve(chunk.bytes.len() / RECORD_LEN);
         for (i, record) in chunk.bytes.chunks_exact(RECORD_LEN).enumerate() {
             if let Ok(record) = <&[u8; RECORD_LEN]>::try_from(record) {
                 let at = chunk.byte + (i * RECORD_LEN) as u64;
