@@ -301,11 +301,9 @@ impl Hasher for PairHasher {
 /// The CSV field of a source name, quoted where it must be.
 #[must_use]
 pub fn csv_source(name: &str) -> Vec<u8> {
-    if name.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", name.replace('"', "\"\"")).into_bytes()
-    } else {
-        name.as_bytes().to_vec()
-    }
+    let mut field = Vec::with_capacity(name.len());
+    crate::table::push_csv_field(&mut field, name.as_bytes());
+    field
 }
 
 /// The JSON string of a source name, with its quotes.

@@ -170,11 +170,38 @@ impl fmt::Display for RecordedResult {
             ResultValue::Winner(Winner::White) => f.write_str("0-1")?,
             ResultValue::Winner(Winner::Draw) => f.write_str("1/2-1/2")?,
         }
-        match self.kind {
-            ResultKind::Score => Ok(()),
-            ResultKind::Resigned => f.write_str(" (resigned)"),
-            ResultKind::Time => f.write_str(" (time)"),
-            ResultKind::Mutual => f.write_str(" (agreed)"),
+        f.write_str(self.kind.suffix())
+    }
+}
+
+impl ResultKind {
+    /// What a result of this kind ends with: nothing, ` (resigned)`,
+    /// ` (time)` or ` (agreed)`.
+    #[must_use]
+    pub const fn suffix(self) -> &'static str {
+        match self {
+            ResultKind::Score => "",
+            ResultKind::Resigned => " (resigned)",
+            ResultKind::Time => " (time)",
+            ResultKind::Mutual => " (agreed)",
+        }
+    }
+}
+
+impl RecordedResult {
+    /// Appends what `Display` writes, the common disc counts without the
+    /// formatting machinery (a table row writes one a game).
+    pub fn push_to(&self, out: &mut Vec<u8>) {
+        if let ResultValue::Discs { black, white } = self.value {
+            let mut digits = itoa::Buffer::new();
+            out.extend_from_slice(digits.format(black).as_bytes());
+            out.push(b'-');
+            out.extend_from_slice(digits.format(white).as_bytes());
+            out.extend_from_slice(self.kind.suffix().as_bytes());
+        } else {
+            use std::io::Write;
+            // Writing into a vector cannot fail.
+            let _ = write!(out, "{self}");
         }
     }
 }

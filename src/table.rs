@@ -268,6 +268,53 @@ impl Column {
 /// column of their own.
 pub const TAG_NAMES: [&str; 4] = ["site", "round", "black_rating", "white_rating"];
 
+/// Appends a CSV field, in quotes (its quotes doubled) when it holds a
+/// comma, a quote or a line break, as the table always writes them.
+#[inline]
+pub fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
+    if !needs_quotes(field) {
+        out.extend_from_slice(field);
+        return;
+    }
+    out.reserve(field.len() + 2);
+    out.push(b'"');
+    for &b in field {
+        if b == b'"' {
+            out.push(b'"');
+        }
+        out.push(b);
+    }
+    out.push(b'"');
+}
+
+/// Whether a field holds a comma, a quote or a line break: eight bytes at
+/// a time, each compared with the four at once (a byte of `x ^ c` is zero
+/// where `x` has the byte `c`).
+#[inline]
+fn needs_quotes(field: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
+    let special = |x: u64| {
+        has_zero(x ^ (ONES * u64::from(b',')))
+            | has_zero(x ^ (ONES * u64::from(b'"')))
+            | has_zero(x ^ (ONES * u64::from(b'\n')))
+            | has_zero(x ^ (ONES * u64::from(b'\r')))
+    };
+    let mut words = field.chunks_exact(8);
+    for word in &mut words {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        if special(u64::from_le_bytes(bytes)) {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+}
+
 /// The name under which the table keeps a date as the record wrote it,
 /// when the `date` column gives it in another form (a pair of the `tags`
 /// column, a field of JSON Lines).
@@ -488,6 +535,70 @@ impl<'a> Game<'a> {
             String::new()
         } else {
             serde_json::to_string(&pairs).unwrap_or_default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_csv_field;
+    use crate::record::{RecordedResult, ResultKind, ResultValue};
+    use crate::testkit::Rng;
+    use crate::Winner;
+
+    #[test]
+    fn fields_are_quoted_as_the_csv_crate_quotes_them() {
+        let mut rng = Rng::new(7);
+        // The special bytes and their neighbours.
+        let alphabet = [
+            b'a', b' ', b',', b'"', b'\n', b'\r', b'+', b'-', b'!', b'#', 0x0b, 0x0c, 0x0e, 0x80,
+            0xc3, 0xa9, 0xff,
+        ];
+        for _ in 0..4000 {
+            let len = rng.below(30);
+            let field: Vec<u8> = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len())])
+                .collect();
+            // A row of two fields, so that an empty one is not quoted alone.
+            let mut expected = csv::WriterBuilder::new().from_writer(Vec::new());
+            expected.write_record([&field[..], b"x"]).unwrap();
+            let mut ours = Vec::new();
+            push_csv_field(&mut ours, &field);
+            ours.extend_from_slice(b",x\n");
+            assert_eq!(ours, expected.into_inner().unwrap(), "{field:?}");
+        }
+    }
+
+    #[test]
+    fn results_are_pushed_as_they_display() {
+        let values = [
+            ResultValue::Discs {
+                black: 34,
+                white: 30,
+            },
+            ResultValue::Discs {
+                black: 0,
+                white: 64,
+            },
+            ResultValue::Margin(2.0),
+            ResultValue::Margin(-3.5),
+            ResultValue::RawMargin(-7),
+            ResultValue::Winner(Winner::Black),
+            ResultValue::Winner(Winner::Draw),
+        ];
+        let kinds = [
+            ResultKind::Score,
+            ResultKind::Resigned,
+            ResultKind::Time,
+            ResultKind::Mutual,
+        ];
+        for value in values {
+            for kind in kinds {
+                let result = RecordedResult { value, kind };
+                let mut pushed = Vec::new();
+                result.push_to(&mut pushed);
+                assert_eq!(String::from_utf8(pushed).unwrap(), result.to_string());
+            }
         }
     }
 }

@@ -84,12 +84,12 @@ where
     let openings = to.names_openings();
     let work = |slice: Vec<GameRecord>| {
         let mut part = Part {
-            // Room for the usual row, so the buffer rarely grows.
-            bytes: Vec::with_capacity(if text.is_some() { slice.len() * 192 } else { 0 }),
+            bytes: Vec::new(),
             chosen: Vec::with_capacity(slice.len()),
             games: Vec::new(),
             report: SliceReport::default(),
         };
+        let games = slice.len();
         for record in slice {
             part.report.read += 1;
             part.report.quirks.add(&record);
@@ -106,6 +106,11 @@ where
             };
             if let Some(format) = text {
                 format.write(&game, &mut part.bytes);
+                if part.chosen.is_empty() {
+                    // Room for the others at the first one's size and a
+                    // quarter more: one allocation a slice.
+                    part.bytes.reserve(part.bytes.len() * games * 5 / 4);
+                }
             }
             part.chosen.push(Chosen {
                 index: record.origin.index,
@@ -126,6 +131,9 @@ where
     run(games, options, work, |mut part: Part| {
         let mut report = std::mem::take(&mut part.report);
         let mut start = 0;
+        // The formatted games not yet written begin here: a run of them
+        // goes out in one write.
+        let mut unwritten = 0;
         let mut games = part.games.iter();
         for chosen in &part.chosen {
             let game = if text.is_none() { games.next() } else { None };
@@ -134,11 +142,15 @@ where
             if let (Some(seen), Some(key)) = (seen.as_deref_mut(), chosen.key) {
                 if !seen.first(key) {
                     report.duplicates += 1;
+                    if unwritten < range.start {
+                        writer.write_formatted(&part.bytes[unwritten..range.start])?;
+                    }
+                    unwritten = range.end;
                     continue;
                 }
             }
             match game {
-                None => writer.write_formatted(&part.bytes[range])?,
+                None => {}
                 Some((record, replay, found)) => {
                     let game = Game::new(source, record, replay).with_opening(found.opening);
                     match writer.write(&game) {
@@ -157,6 +169,9 @@ where
             if let Some(flag) = &chosen.flag {
                 report.flagged.push((**flag).clone());
             }
+        }
+        if unwritten < part.bytes.len() {
+            writer.write_formatted(&part.bytes[unwritten..])?;
         }
         each(&report);
         Ok(())
