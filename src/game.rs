@@ -342,6 +342,25 @@ impl Replay {
         }
     }
 
+    /// Plays `square` when it is a legal move of the side to move (and
+    /// `color`, if given, is that side); else changes nothing and returns
+    /// `false`, for [`Replay::play`] to tell a left-out pass from an error.
+    /// The replay loop's common case, with nothing to build.
+    #[inline(always)]
+    pub fn try_place(&mut self, square: Square, color: Option<Color>) -> bool {
+        let (p, o) = self.position.relative();
+        let bit = square_bit(square);
+        if (p | o) & bit != 0 || color.is_some_and(|c| c != self.position.side_to_move()) {
+            return false;
+        }
+        let f = flips(p, o, square);
+        if f == 0 {
+            return false;
+        }
+        self.position.apply_relative(p | f | bit, o ^ f);
+        true
+    }
+
     /// Places a disc; see [`Replay::play`].
     #[inline(always)]
     pub fn place(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {

@@ -607,6 +607,13 @@ impl GameRecord {
         let mut ply = 0u32;
         for (i, m) in self.moves.iter().enumerate() {
             let before = *replay.position();
+            if let Token::Move(Move::Play(square)) = m.token {
+                if replay.try_place(square, m.color) {
+                    watch.position(&before, ply, Move::Play(square));
+                    ply += 1;
+                    continue;
+                }
+            }
             let step = match m.token {
                 Token::Move(mv) => replay.play(mv, m.color),
                 Token::Unreadable => Err(replay.unreadable(&self.token_text(i))),

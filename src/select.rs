@@ -354,6 +354,11 @@ struct Survey<'a> {
     query: Option<&'a PositionQuery>,
     explore: Option<&'a PositionQuery>,
     classifier: Option<OpeningClassifier<'static>>,
+    /// Discs on the board of the position shown next: a query only looks
+    /// at the positions with its count of discs, and a move adds one.
+    discs: u32,
+    /// The disc counts of `query` and `explore` (`u32::MAX` for none).
+    wanted: [u32; 2],
     found: Findings,
 }
 
@@ -380,6 +385,12 @@ fn look(
 }
 
 impl Survey<'_> {
+    /// Whether a query has the disc count of the position shown now.
+    #[inline]
+    fn counted(&self) -> bool {
+        self.wanted[0] == self.discs || self.wanted[1] == self.discs
+    }
+
     fn look(&mut self, position: &Position, next: Option<Move>) {
         look(self.query, &mut self.found.hit, position, next);
         look(self.explore, &mut self.found.explored, position, next);
@@ -395,7 +406,10 @@ impl Watch for Survey<'_> {
                 self.classifier = None;
             }
         }
-        self.look(position, Some(next));
+        if self.counted() {
+            self.look(position, Some(next));
+        }
+        self.discs += u32::from(next != Move::Pass);
     }
 
     fn end(&mut self, position: &Position, _ply: u32) {
@@ -403,7 +417,7 @@ impl Watch for Survey<'_> {
             classifier.push(position);
             self.found.opening = classifier.opening();
         }
-        if self.query.is_none() && self.explore.is_none() {
+        if !self.counted() {
             return;
         }
         self.look(position, None);
@@ -468,10 +482,15 @@ impl Selection {
             return (record.replay_watched(watch), Findings::default());
         }
         let book = Openings::builtin();
+        let query = self.filter.position.as_ref();
+        let explore = self.explore.as_ref();
+        let discs = |query: Option<&PositionQuery>| query.map_or(u32::MAX, PositionQuery::discs);
         let mut survey = Survey {
-            query: self.filter.position.as_ref(),
-            explore: self.explore.as_ref(),
+            query,
+            explore,
+            wanted: [discs(query), discs(explore)],
             classifier: classify.then(|| book.classifier(&record.start)),
+            discs: 64 - record.start.board().empty().count(),
             found: Findings::default(),
         };
         let report = record.replay_watched(&mut (&mut survey, watch));
