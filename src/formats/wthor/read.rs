@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::format::GameReader;
 use crate::formats::wthor::header::{
-    binary_error, count_mismatch, Header, HEADER_LEN, MOVES_AT, MOVE_BYTES, RECORD_LEN,
+    binary_error, count_mismatch, Header, HEADER_LEN, MOVES_AT, RECORD_LEN,
 };
 use crate::formats::wthor::names::{find_name_files, Names};
 use crate::game::Move;
@@ -50,6 +50,31 @@ pub(crate) fn byte_of_square(square: Square) -> u8 {
 
 /// The byte Edax pads a short move list with.
 const EDAX_PAD: u8 = 92;
+
+/// The length of a record's move list: the bytes before the first zero or
+/// Edax's padding. Eight bytes at a time: in `has_zero`, the lowest byte
+/// flagged is always a zero byte (a borrow only runs upwards from one).
+pub(super) fn moves_end(moves: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let mut words = moves.chunks_exact(8);
+    for (i, word) in (&mut words).enumerate() {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        let x = u64::from_le_bytes(bytes);
+        let found = has_zero(x) | has_zero(x ^ (ONES * u64::from(EDAX_PAD)));
+        if found != 0 {
+            return i * 8 + (found.trailing_zeros() / 8) as usize;
+        }
+    }
+    let done = moves.len() - words.remainder().len();
+    words
+        .remainder()
+        .iter()
+        .position(|&b| b == 0 || b == EDAX_PAD)
+        .map_or(moves.len(), |i| done + i)
+}
 
 /// A name from the name files, or `#N` when the number is past their end
 /// (`missing` is called then).
@@ -106,7 +131,7 @@ pub fn parse_record(
         });
     }
     if header.year != 0 {
-        record.tags.date = Some(header.year.to_string());
+        record.tags.date = Some(itoa::Buffer::new().format(header.year).to_owned());
     }
     let score = bytes[6];
     if score <= 64 {
@@ -126,22 +151,25 @@ pub fn parse_record(
     }
     // Constant indices below RECORD_LEN into a fixed-size array: cannot fail.
     let moves = &bytes[MOVES_AT..];
-    let count = moves
-        .iter()
-        .position(|&b| b == 0 || b == EDAX_PAD)
-        .unwrap_or(MOVE_BYTES);
+    let count = moves_end(moves);
     let played = moves.get(..count).unwrap_or(moves);
-    // One table lookup a byte, written without a capacity check a move.
-    let unreadable = &mut record.unreadable;
-    record
-        .moves
-        .extend(played.iter().enumerate().map(|(i, &b)| {
-            let token = TOKENS[usize::from(b)];
-            if token == Token::Unreadable {
-                unreadable.push((i, format!("byte {b}").into()));
-            }
-            RecordedMove { token, color: None }
-        }));
+    // One table lookup a byte, written without a capacity check a move;
+    // the rare unreadable bytes are named afterwards.
+    record.moves.extend(played.iter().map(|&b| RecordedMove {
+        token: TOKENS[usize::from(b)],
+        color: None,
+    }));
+    if played
+        .iter()
+        .any(|&b| TOKENS[usize::from(b)] == Token::Unreadable)
+    {
+        record.unreadable = played
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| TOKENS[usize::from(b)] == Token::Unreadable)
+            .map(|(i, &b)| (i, format!("byte {b}").into()))
+            .collect();
+    }
     // After the moves: zeros, or Edax's padding (92) then zeros.
     let rest = moves.get(count..).unwrap_or(&[]);
     let padded = rest.iter().take_while(|&&b| b == EDAX_PAD).count();

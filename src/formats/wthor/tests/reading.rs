@@ -529,3 +529,23 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn the_move_list_ends_at_the_first_zero_or_padding_byte() {
+    let mut rng = crate::testkit::Rng::new(11);
+    for _ in 0..20_000 {
+        let mut moves = [0u8; 60];
+        let end = rng.below(61);
+        for (i, b) in moves.iter_mut().enumerate() {
+            // Bytes near the two that end a list, and any byte.
+            *b = match (i < end, rng.below(4)) {
+                (false, 0) => 92,
+                (false, _) => 0,
+                (true, 0) => rng.pick(&[1, 91, 93, 128, 255]),
+                (true, _) => u8::try_from(rng.below(256)).unwrap(),
+            };
+        }
+        let naive = moves.iter().position(|&b| b == 0 || b == 92).unwrap_or(60);
+        assert_eq!(read::moves_end(&moves), naive, "{moves:?}");
+    }
+}
