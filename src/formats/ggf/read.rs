@@ -8,11 +8,11 @@ use crate::formats::format::GameReader;
 use crate::formats::ggf::syntax::{
     is, len32, BLANK, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT, NAME, VALUE_END,
 };
-use crate::formats::ggf::tags::{shown, Draft};
+use crate::formats::ggf::tags::{plain_move, shown, Draft};
 use crate::formats::lines::{rest, wanted};
-use crate::record::Origin;
+use crate::record::{MoveNote, Origin};
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
-use crate::GameRecord;
+use crate::{Color, GameRecord};
 
 /// Where the lexer is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -134,6 +134,23 @@ impl Lexer {
                 taken += 1;
                 column = column.saturating_add(1);
                 continue;
+            }
+            if let [name @ (b'B' | b'W'), b'[', c, r, b']', ..] = *tail {
+                // The most common tag by far, `B[f5]`, without the
+                // general steps: what `Draft::apply_tag` makes of it.
+                if let Some(token) = plain_move(&[c, r], &[]) {
+                    let color = if name == b'B' {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let tag = Span::new(self.pos.byte + taken as u64, self.pos.line, column, 0);
+                    let span = tag.advanced(2).with_len(2);
+                    game.push_move(color, token, MoveNote::default(), span);
+                    taken += 5;
+                    column = column.saturating_add(5);
+                    continue;
+                }
             }
             let name_len = tail
                 .iter()

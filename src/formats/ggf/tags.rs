@@ -280,7 +280,7 @@ const STANDARD_BOARD: &str =
 /// The token of a `B`/`W` value that is only a square or `PA` (any case)
 /// and has no escapes: what [`parse_move`] reads there, with a span of
 /// the value's two bytes and no note. `None` for anything else.
-fn plain_move(value: &[u8], escapes: &[usize]) -> Option<Token> {
+pub(super) fn plain_move(value: &[u8], escapes: &[usize]) -> Option<Token> {
     if value.len() != 2 || !escapes.is_empty() {
         return None;
     }
@@ -324,7 +324,7 @@ impl Draft {
 
     /// Adds a move; the notes are kept from the first one that is not
     /// empty on (the earlier ones then empty), none while all are empty.
-    fn push_move(&mut self, color: Color, token: Token, note: MoveNote, span: Span) {
+    pub(super) fn push_move(&mut self, color: Color, token: Token, note: MoveNote, span: Span) {
         let record = &mut self.record;
         if !self.any_note && note != MoveNote::default() {
             self.any_note = true;
