@@ -606,10 +606,7 @@ impl Cutter {
         let starts = |i: usize| bytes.get(i..i + 2) == Some(b"(;");
         let mut end = bytes.len();
         for _ in 0..64 {
-            let Some(i) = bytes
-                .get(..end)
-                .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
-            else {
+            let Some(i) = bytes.get(..end).and_then(|b| memchr::memrchr(b'\n', b)) else {
                 break;
             };
             if starts(i + 1) {
@@ -617,10 +614,7 @@ impl Cutter {
             }
             end = i;
         }
-        let anywhere = bytes
-            .windows(2)
-            .rposition(|w| w == b"(;")
-            .filter(|&i| i > 0);
+        let anywhere = memchr::memmem::rfind(bytes, b"(;").filter(|&i| i > 0);
         if anywhere.is_some() {
             return anywhere;
         }
@@ -638,9 +632,9 @@ impl Cutter {
             let n = b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
             u32::try_from(n).unwrap_or(u32::MAX)
         };
-        let line = match bytes.iter().rposition(|&b| b == b'\n') {
+        let line = match memchr::memrchr(b'\n', bytes) {
             Some(last) => {
-                let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+                let newlines = memchr::memchr_iter(b'\n', bytes).count();
                 self.lines = self
                     .lines
                     .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
