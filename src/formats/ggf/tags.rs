@@ -98,7 +98,7 @@ fn parse_result(value: &str) -> Option<RecordedResult> {
     if !number.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '+' | '-' | '.')) {
         return None;
     }
-    let margin: f64 = number.parse().ok()?;
+    let margin: f64 = plain_decimal(number.as_bytes()).or_else(|| number.parse().ok())?;
     if !margin.is_finite() || margin.abs() > 64.0 {
         return None;
     }
@@ -324,9 +324,10 @@ impl Draft {
 
     /// Adds a move; the notes are kept from the first one that is not
     /// empty on (the earlier ones then empty), none while all are empty.
+    #[inline]
     pub(super) fn push_move(&mut self, color: Color, token: Token, note: MoveNote, span: Span) {
         let record = &mut self.record;
-        if !self.any_note && note != MoveNote::default() {
+        if !self.any_note && (note.eval.is_some() || note.time.is_some()) {
             self.any_note = true;
             record.notes.resize(record.moves.len(), MoveNote::default());
         }
