@@ -137,8 +137,14 @@ impl ChunkParser for ChunkLines {
             out.push(too_long(1, chunk.lines.saturating_add(1), chunk.byte, len));
             return None;
         }
-        // One game a line at most: room for them all at once.
-        out.reserve(memchr::memchr_iter(b'\n', &chunk.bytes).count() + 1);
+        // One game a line at most: room for them all at once (a new
+        // buffer rather than a reallocation that would copy the old one).
+        let lines = memchr::memchr_iter(b'\n', &chunk.bytes).count() + 1;
+        if out.is_empty() && out.capacity() < lines {
+            *out = Vec::with_capacity(lines);
+        } else {
+            out.reserve(lines);
+        }
         let mut games = 0;
         // The lines are read in place, as `Reader` reads them.
         for line in SliceLines::new(&chunk.bytes, self.max, chunk.lines, chunk.byte) {
