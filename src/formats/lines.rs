@@ -85,13 +85,10 @@ pub fn rest(bytes: &mut Vec<u8>, at: usize, size: usize) -> Vec<u8> {
 /// Where the last whole line of `bytes` ends: after its last `\n`, or
 /// after a last `\r` known not to be followed by `\n`.
 fn last_line_end(bytes: &[u8]) -> Option<usize> {
-    let i = bytes.iter().rposition(|&b| b == b'\n' || b == b'\r')?;
+    let i = memchr::memrchr2(b'\n', b'\r', bytes)?;
     if bytes.get(i) == Some(&b'\r') && i + 1 == bytes.len() {
         // The `\n` of a `\r\n` may come next: cut before this line.
-        let j = bytes
-            .get(..i)?
-            .iter()
-            .rposition(|&b| b == b'\n' || b == b'\r')?;
+        let j = memchr::memrchr2(b'\n', b'\r', bytes.get(..i)?)?;
         return Some(j + 1);
     }
     Some(i + 1)
@@ -162,7 +159,7 @@ impl<R: BufRead> Lines<R> {
                 Ok(avail) => avail,
                 Err(e) => {
                     // The whole lines before the failure, then the failure.
-                    let end = bytes.iter().rposition(|&b| b == b'\n' || b == b'\r');
+                    let end = memchr::memrchr2(b'\n', b'\r', &bytes);
                     return match end {
                         Some(end) => {
                             bytes.truncate(end + 1);
@@ -323,6 +320,72 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// The lines of bytes in memory, borrowed in place: what [`Lines`] reads
+/// from the same bytes, without copying a line. For a chunk cut by
+/// [`Lines::cut`], start it where the chunk starts in its input.
+pub struct SliceLines<'a> {
+    rest: &'a [u8],
+    max: usize,
+    line: u32,
+    byte: u64,
+}
+
+impl<'a> SliceLines<'a> {
+    /// The lines of `bytes`, each at most `max` bytes, after `lines` lines
+    /// and `byte` bytes of the input they are part of; a byte order mark
+    /// is skipped only at byte 0.
+    #[must_use]
+    pub fn new(bytes: &'a [u8], max: usize, lines: u32, byte: u64) -> SliceLines<'a> {
+        let mut out = SliceLines {
+            rest: bytes,
+            max,
+            line: lines,
+            byte,
+        };
+        if byte == 0 {
+            if let Some(after) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+                out.rest = after;
+                out.byte = 3;
+            }
+        }
+        out
+    }
+}
+
+impl<'a> Iterator for SliceLines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let (text, used) = match memchr::memchr2(b'\n', b'\r', self.rest) {
+            Some(end) => {
+                let crlf = self.rest.get(end..end + 2) == Some(b"\r\n");
+                (self.rest.get(..end)?, end + 1 + usize::from(crlf))
+            }
+            None => (self.rest, self.rest.len()),
+        };
+        let start = self.byte;
+        self.rest = self.rest.get(used..).unwrap_or_default();
+        self.byte += used as u64;
+        self.line += 1;
+        if text.len() > self.max {
+            return Some(Line::TooLong {
+                number: self.line,
+                byte: start,
+                len: text.len() as u64,
+                head: text.get(..self.max).unwrap_or_default(),
+            });
+        }
+        Some(Line::Text {
+            number: self.line,
+            byte: start,
+            text,
+        })
+    }
+}
+
 fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
     loop {
         match input.fill_buf() {
@@ -340,16 +403,10 @@ fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
 /// counts as one.
 #[must_use]
 pub fn count_lines(bytes: &[u8]) -> u32 {
-    let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
-    let lone_cr = if bytes.contains(&b'\r') {
-        bytes
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
-            .count()
-    } else {
-        0
-    };
+    let newlines = memchr::memchr_iter(b'\n', bytes).count();
+    let lone_cr = memchr::memchr_iter(b'\r', bytes)
+        .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
+        .count();
     u32::try_from(newlines + lone_cr).unwrap_or(u32::MAX)
 }
 
@@ -395,6 +452,54 @@ mod tests {
     fn byte_order_mark_is_skipped() {
         assert_eq!(all(b"\xEF\xBB\xBFf5\n", 100), ["1@3:f5"]);
         assert_eq!(all(b"\xEF\xBB\xBF", 100), Vec::<String>::new());
+    }
+
+    /// What [`SliceLines`] reads of `input` from `byte` on, written as
+    /// [`all`] writes it.
+    fn in_place(input: &[u8], max: usize, lines: u32, byte: u64) -> Vec<String> {
+        SliceLines::new(input, max, lines, byte)
+            .map(|line| match line {
+                Line::Text { number, byte, text } => {
+                    format!("{number}@{byte}:{}", String::from_utf8_lossy(text))
+                }
+                Line::TooLong {
+                    number,
+                    byte,
+                    len,
+                    head,
+                } => format!(
+                    "{number}@{byte}:long {len} {}",
+                    String::from_utf8_lossy(head)
+                ),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_in_place_are_the_lines_read() {
+        let inputs: [&[u8]; 10] = [
+            b"a\nbb\r\nc\rd",
+            b"a\r\n\r\nb\n",
+            b"",
+            b"\n",
+            b"\r",
+            b"\r\r\n\n",
+            b"\xEF\xBB\xBFf5\n",
+            b"\xEF\xBB\xBF",
+            b"abcdefgh\nab\n",
+            b"abcd\rabcde\r\nx",
+        ];
+        for input in inputs {
+            for max in [4, 100] {
+                assert_eq!(in_place(input, max, 0, 0), all(input, max), "{input:?}");
+            }
+        }
+        // Inside a larger input: numbers and offsets go on, no byte order
+        // mark is looked for.
+        assert_eq!(
+            in_place(b"\xEF\xBB\xBFa\nb", 100, 7, 40),
+            ["8@40:\u{feff}a", "9@45:b"]
+        );
     }
 
     #[test]

@@ -266,6 +266,42 @@ pub(crate) fn board(text: &[u8]) -> Result<(Position, usize), BoardError> {
     Ok((Position::new(board, side), side_at + 1))
 }
 
+/// The square of a two-byte name (`f5`, `F5`), by one lookup of each byte.
+fn square_of(pair: &[u8]) -> Option<Square> {
+    match *pair {
+        [c, r] => {
+            let column = COLUMN.get(usize::from(c)).copied()?;
+            let row = ROW.get(usize::from(r)).copied()?;
+            Square::from_coords(column, row)
+        }
+        _ => None,
+    }
+}
+
+/// The column of a square's letter, either case; 8 (none) for any other
+/// byte.
+static COLUMN: [u8; 256] = {
+    let mut table = [8u8; 256];
+    let mut i = 0;
+    while i < 8 {
+        table[b'a' as usize + i] = i as u8;
+        table[b'A' as usize + i] = i as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The row of a square's digit; 8 (none) for any other byte.
+static ROW: [u8; 256] = {
+    let mut table = [8u8; 256];
+    let mut i = 0;
+    while i < 8 {
+        table[b'1' as usize + i] = i as u8;
+        i += 1;
+    }
+    table
+};
+
 /// Position information for the line being parsed.
 #[derive(Clone, Copy, Debug)]
 pub struct LineContext {
@@ -422,23 +458,22 @@ impl<'a> LineParser<'a> {
         if text.len() % 2 != 0 || text.is_empty() {
             return false;
         }
+        let moves = self.record.moves.len();
+        self.record.moves.reserve(text.len() / 2);
         let mut uppers = 0;
         for pair in text.chunks_exact(2) {
-            if !matches!(pair[0], b'a'..=b'h' | b'A'..=b'H') || !matches!(pair[1], b'1'..=b'8') {
-                return false;
-            }
-            uppers += usize::from(pair[0].is_ascii_uppercase());
-        }
-        let start = self.offset(text);
-        for pair in text.chunks_exact(2) {
-            let Some(sq) = Square::from_ascii(pair) else {
+            let Some(square) = square_of(pair) else {
+                self.record.moves.truncate(moves);
                 return false;
             };
+            // A letter's case bit: clear in upper case.
+            uppers += usize::from(pair.first().is_some_and(|c| c & 0x20 == 0));
             self.record.moves.push(RecordedMove {
-                token: Token::Move(Move::Play(sq)),
+                token: Token::Move(Move::Play(square)),
                 color: None,
             });
         }
+        let start = self.offset(text);
         // Two bytes a move: the spans follow from the first.
         self.record.spans = MoveSpans::Every {
             first: self.span(start, 2),

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::formats::chunk::{next_lines, Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo, GameReader, TextFormat};
-use crate::formats::lines::{Line, Lines, MAX_LINE};
+use crate::formats::lines::{Line, Lines, SliceLines, MAX_LINE};
 use crate::record::Origin;
 use crate::source::{ParseError, ReadError, Span};
 use crate::table::Game;
@@ -137,13 +137,36 @@ impl ChunkParser for ChunkLines {
             out.push(too_long(1, chunk.lines.saturating_add(1), chunk.byte, len));
             return None;
         }
-        let reader = Reader {
-            lines: Lines::starting_at(&chunk.bytes[..], self.max, chunk.lines, chunk.byte),
-            games: 0,
-            failed: false,
-        };
-        // Reading bytes in memory cannot fail.
-        out.extend(reader.flatten());
+        // One game a line at most: room for them all at once (a new
+        // buffer rather than a reallocation that would copy the old one).
+        let lines = memchr::memchr_iter(b'\n', &chunk.bytes).count() + 1;
+        if out.is_empty() && out.capacity() < lines {
+            *out = Vec::with_capacity(lines);
+        } else {
+            out.reserve(lines);
+        }
+        let mut games = 0;
+        // The lines are read in place, as `Reader` reads them.
+        for line in SliceLines::new(&chunk.bytes, self.max, chunk.lines, chunk.byte) {
+            let index = games + 1;
+            let game = match line {
+                Line::Text { number, byte, text } => {
+                    let ctx = LineContext {
+                        line: number,
+                        byte,
+                        index,
+                    };
+                    parse_line(text, ctx)
+                }
+                Line::TooLong {
+                    number, byte, len, ..
+                } => Some(too_long(index, number, byte, len)),
+            };
+            if let Some(game) = game {
+                games += 1;
+                out.push(game);
+            }
+        }
         None
     }
 }

@@ -5,12 +5,14 @@ use std::sync::Arc;
 
 use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::format::GameReader;
-use crate::formats::ggf::syntax::{len32, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT};
-use crate::formats::ggf::tags::{shown, Draft};
+use crate::formats::ggf::syntax::{
+    is, len32, BLANK, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT, NAME, VALUE_END,
+};
+use crate::formats::ggf::tags::{plain_move, shown, Draft};
 use crate::formats::lines::{rest, wanted};
-use crate::record::Origin;
+use crate::record::{MoveNote, Origin};
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
-use crate::GameRecord;
+use crate::{Color, GameRecord};
 
 /// Where the lexer is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -61,11 +63,6 @@ struct Lexer {
     spare: (Vec<u8>, Vec<u8>),
 }
 
-/// Bytes that end a run of plain value text.
-fn value_special(b: u8) -> bool {
-    matches!(b, b']' | b'\\' | b'(' | b'[' | b'\n')
-}
-
 impl Lexer {
     fn new() -> Lexer {
         Lexer {
@@ -86,7 +83,7 @@ impl Lexer {
         let mut used = 0;
         while let Some(rest) = chunk.get(used..) {
             if matches!(self.state, State::Tags) {
-                let taken = self.whole_tag(rest);
+                let taken = self.tag_run(rest);
                 if taken > 0 {
                     used += taken;
                     continue;
@@ -94,7 +91,7 @@ impl Lexer {
             } else if matches!(self.state, State::Value) {
                 let run = rest
                     .iter()
-                    .position(|&b| value_special(b))
+                    .position(|&b| is(b, VALUE_END))
                     .unwrap_or(rest.len());
                 let run = self.plain_run(rest.get(..run).unwrap_or_default());
                 if run > 0 {
@@ -112,66 +109,107 @@ impl Lexer {
         used
     }
 
-    /// Reads a whole tag `NAME[value]` at the start of `rest` in one step
-    /// when it is all there and plain (no escapes, no newline); returns the
-    /// bytes taken, 0 to leave it to the byte-by-byte path.
-    fn whole_tag(&mut self, rest: &[u8]) -> usize {
+    /// Reads at the start of `rest` a run of whole plain tags
+    /// `NAME[value]` (no escape, no newline in the value), and the blanks
+    /// between them other than newlines, in one step: each tag is applied
+    /// as it comes, the position, the game's text and the line are moved
+    /// once for the run. Stops before anything else (a `;`, a newline, a
+    /// tag the chunk does not hold whole, the game's size limit) and after
+    /// a tag that fails; returns the bytes taken, 0 to leave the next byte
+    /// to the byte-by-byte path.
+    fn tag_run(&mut self, rest: &[u8]) -> usize {
         let Some(game) = &mut self.game else {
             return 0;
         };
-        let name_len = rest
-            .iter()
-            .take(MAX_NAME + 1)
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .count();
-        if name_len == 0 || name_len > MAX_NAME || rest.get(name_len) != Some(&b'[') {
-            return 0;
+        // Bytes that may still join the game under its size limit.
+        let room = MAX_GAME_BYTES.saturating_sub(self.pos.byte - game.start.byte);
+        let room = usize::try_from(room).unwrap_or(usize::MAX).min(rest.len());
+        let rest = rest.get(..room).unwrap_or_default();
+        let mut taken = 0;
+        let mut column = self.pos.column;
+        let mut failed = None;
+        while let Some(tail) = rest.get(taken..) {
+            let Some(&first) = tail.first() else { break };
+            if is(first, BLANK) {
+                taken += 1;
+                column = column.saturating_add(1);
+                continue;
+            }
+            if let [name @ (b'B' | b'W'), b'[', c, r, b']', ..] = *tail {
+                // The most common tag by far, `B[f5]`, without the
+                // general steps: what `Draft::apply_tag` makes of it.
+                if let Some(token) = plain_move(&[c, r], &[]) {
+                    let color = if name == b'B' {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let tag = Span::new(self.pos.byte + taken as u64, self.pos.line, column, 0);
+                    let span = tag.advanced(2).with_len(2);
+                    game.push_move(color, token, MoveNote::default(), span);
+                    taken += 5;
+                    column = column.saturating_add(5);
+                    continue;
+                }
+            }
+            let name_len = tail
+                .iter()
+                .take(MAX_NAME + 1)
+                .take_while(|&&b| is(b, NAME))
+                .count();
+            if name_len == 0 || name_len > MAX_NAME || tail.get(name_len) != Some(&b'[') {
+                break;
+            }
+            let Some(after) = tail.get(name_len + 1..) else {
+                break;
+            };
+            let Some(value_len) = after.iter().position(|&b| is(b, VALUE_END)) else {
+                break;
+            };
+            if after.get(value_len) != Some(&b']') {
+                break;
+            }
+            let (Some(name), Some(value)) = (tail.get(..name_len), after.get(..value_len)) else {
+                break;
+            };
+            let tag = Span::new(self.pos.byte + taken as u64, self.pos.line, column, 0);
+            let value_pos = tag.advanced(len32(name_len + 1));
+            let applied = game.apply_tag(name, value, value_pos, &[]);
+            taken += name_len + value_len + 2;
+            let chars = value.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            column = column.saturating_add(len32(name_len + 2 + chars));
+            if let Err(defect) = applied {
+                failed = Some(defect);
+                break;
+            }
         }
-        let Some(after) = rest.get(name_len + 1..) else {
-            return 0;
-        };
-        let Some(value_len) = after.iter().position(|&b| value_special(b)) else {
-            return 0;
-        };
-        if after.get(value_len) != Some(&b']') {
-            return 0;
-        }
-        let total = name_len + value_len + 2;
-        if self.pos.byte + total as u64 - game.start.byte >= MAX_GAME_BYTES {
-            return 0;
-        }
-        let (Some(name), Some(value), Some(taken)) = (
-            rest.get(..name_len),
-            after.get(..value_len),
-            rest.get(..total),
-        ) else {
-            return 0;
-        };
-        game.name.clear();
-        game.name.extend_from_slice(name);
-        game.name_pos = self.pos;
-        game.value_pos = self.pos.advanced(len32(name_len + 1));
-        game.escapes.clear();
-        let applied = game.apply_tag(value);
+        let run = rest.get(..taken).unwrap_or_default();
         let room = MAX_TEXT.saturating_sub(game.text.len());
         game.text
-            .extend_from_slice(taken.get(..room.min(total)).unwrap_or_default());
-        if let Err(defect) = applied {
+            .extend_from_slice(run.get(..room.min(run.len())).unwrap_or_default());
+        self.keep_in_line(run);
+        self.pos.column = column;
+        self.pos.byte += taken as u64;
+        if let Some(defect) = failed {
             self.fail(defect);
         }
-        self.advance_over(taken);
-        total
+        taken
     }
 
-    /// Moves the position over `bytes` (no newline among them) and keeps
-    /// them as part of the current line.
-    fn advance_over(&mut self, bytes: &[u8]) {
+    /// Keeps `bytes` (no newline among them) as part of the current line.
+    fn keep_in_line(&mut self, bytes: &[u8]) {
         let room = MAX_TEXT.saturating_sub(self.line.len());
         if room < bytes.len() {
             self.line_ok = false;
         }
         self.line
             .extend_from_slice(bytes.get(..room.min(bytes.len())).unwrap_or_default());
+    }
+
+    /// Moves the position over `bytes` (no newline among them) and keeps
+    /// them as part of the current line.
+    fn advance_over(&mut self, bytes: &[u8]) {
+        self.keep_in_line(bytes);
         let chars = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
         self.pos.column = self
             .pos
@@ -238,7 +276,7 @@ impl Lexer {
         let capacity = if stray { 0 } else { 64 };
         let record = GameRecord {
             moves: Vec::with_capacity(capacity),
-            notes: Vec::with_capacity(capacity),
+            notes: Vec::new(),
             spans: MoveSpans::Each(Vec::with_capacity(capacity)),
             origin: Origin {
                 index: self.games,
@@ -568,10 +606,7 @@ impl Cutter {
         let starts = |i: usize| bytes.get(i..i + 2) == Some(b"(;");
         let mut end = bytes.len();
         for _ in 0..64 {
-            let Some(i) = bytes
-                .get(..end)
-                .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
-            else {
+            let Some(i) = bytes.get(..end).and_then(|b| memchr::memrchr(b'\n', b)) else {
                 break;
             };
             if starts(i + 1) {
@@ -579,10 +614,7 @@ impl Cutter {
             }
             end = i;
         }
-        let anywhere = bytes
-            .windows(2)
-            .rposition(|w| w == b"(;")
-            .filter(|&i| i > 0);
+        let anywhere = memchr::memmem::rfind(bytes, b"(;").filter(|&i| i > 0);
         if anywhere.is_some() {
             return anywhere;
         }
@@ -600,9 +632,9 @@ impl Cutter {
             let n = b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
             u32::try_from(n).unwrap_or(u32::MAX)
         };
-        let line = match bytes.iter().rposition(|&b| b == b'\n') {
+        let line = match memchr::memrchr(b'\n', bytes) {
             Some(last) => {
-                let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+                let newlines = memchr::memchr_iter(b'\n', bytes).count();
                 self.lines = self
                     .lines
                     .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));

@@ -1,6 +1,8 @@
 //! What GGF text is made of, for the reader and the writer: the limits
 //! of a game, the game type grammar, the decoding of values.
 
+use std::borrow::Cow;
+
 use crate::Color;
 
 /// The longest game the reader takes, in bytes from `(;`; a longer one
@@ -12,6 +14,44 @@ pub(super) const MAX_TEXT: usize = 64 * 1024;
 
 /// The longest tag name.
 pub(super) const MAX_NAME: usize = 32;
+
+// What a byte is to the lexer's fast paths: bits of [`CLASS`], one table
+// lookup instead of a chain of comparisons a byte.
+
+/// A byte of a tag name (ASCII letter or digit).
+pub(super) const NAME: u8 = 1;
+/// A byte that ends a run of plain value text: `]`, `\`, `(`, `[`, newline.
+pub(super) const VALUE_END: u8 = 2;
+/// A blank between tags other than a newline.
+pub(super) const BLANK: u8 = 4;
+
+/// The class bits of every byte.
+pub(super) static CLASS: [u8; 256] = classes();
+
+const fn classes() -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            table[b] |= NAME;
+        }
+        if matches!(c, b']' | b'\\' | b'(' | b'[' | b'\n') {
+            table[b] |= VALUE_END;
+        }
+        if matches!(c, b' ' | b'\t' | b'\r' | 0x0c) {
+            table[b] |= BLANK;
+        }
+        b += 1;
+    }
+    table
+}
+
+/// Whether `b` is of `class`.
+#[inline]
+pub(super) fn is(b: u8, class: u8) -> bool {
+    CLASS[usize::from(b)] & class != 0
+}
 
 /// A GGF game type, the value of a `TY` tag: `[s]<size>[k][r[<n>]][a][b|w]`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -103,9 +143,14 @@ fn digits(text: &[u8]) -> (Option<u32>, &[u8]) {
 
 /// Text from source bytes: UTF-8, or Latin-1 when the bytes are not UTF-8.
 pub(super) fn decode(bytes: &[u8]) -> String {
+    decode_cow(bytes).into_owned()
+}
+
+/// [`decode`], borrowing the bytes when they are UTF-8.
+pub(super) fn decode_cow(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
 }
 

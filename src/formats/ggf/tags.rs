@@ -1,7 +1,9 @@
 //! What the tag values of a game mean: the `Draft` a game is read into,
 //! and the readers of `BO`, `RE` and `B`/`W` values.
 
-use crate::formats::ggf::syntax::{decode, len32, GameType};
+use std::borrow::Cow;
+
+use crate::formats::ggf::syntax::{decode, decode_cow, len32, GameType};
 use crate::game::Move;
 use crate::record::{
     MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
@@ -96,7 +98,7 @@ fn parse_result(value: &str) -> Option<RecordedResult> {
     if !number.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '+' | '-' | '.')) {
         return None;
     }
-    let margin: f64 = number.parse().ok()?;
+    let margin: f64 = plain_decimal(number.as_bytes()).or_else(|| number.parse().ok())?;
     if !margin.is_finite() || margin.abs() > 64.0 {
         return None;
     }
@@ -271,6 +273,26 @@ fn parse_move(value: &[u8], start: Span, escapes: &[usize]) -> Result<ParsedMove
     })
 }
 
+/// The `BO` value of the standard start, as GGS writes it.
+const STANDARD_BOARD: &str =
+    "8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *";
+
+/// The token of a `B`/`W` value that is only a square or `PA` (any case)
+/// and has no escapes: what [`parse_move`] reads there, with a span of
+/// the value's two bytes and no note. `None` for anything else.
+pub(super) fn plain_move(value: &[u8], escapes: &[usize]) -> Option<Token> {
+    if value.len() != 2 || !escapes.is_empty() {
+        return None;
+    }
+    if let Some(square) = Square::from_ascii(value) {
+        Some(Token::Move(Move::Play(square)))
+    } else if value.eq_ignore_ascii_case(b"pa") {
+        Some(Token::Move(Move::Pass))
+    } else {
+        None
+    }
+}
+
 /// A game (or a run of stray text) being read.
 pub(super) struct Draft {
     pub(super) record: GameRecord,
@@ -290,7 +312,7 @@ pub(super) struct Draft {
     /// A board size other than 8 given by `BO`.
     pub(super) board_size: Option<u8>,
     /// The `BO` value as written: the start of a game on another board.
-    pub(super) board_text: Option<String>,
+    pub(super) board_text: Option<Cow<'static, str>>,
 }
 
 impl Draft {
@@ -298,6 +320,25 @@ impl Draft {
         if self.record.defect.is_none() {
             self.record.defect = Some(defect);
         }
+    }
+
+    /// Adds a move; the notes are kept from the first one that is not
+    /// empty on (the earlier ones then empty), none while all are empty.
+    #[inline]
+    pub(super) fn push_move(&mut self, color: Color, token: Token, note: MoveNote, span: Span) {
+        let record = &mut self.record;
+        if !self.any_note && (note.eval.is_some() || note.time.is_some()) {
+            self.any_note = true;
+            record.notes.resize(record.moves.len(), MoveNote::default());
+        }
+        if self.any_note {
+            record.notes.push(note);
+        }
+        record.moves.push(RecordedMove {
+            token,
+            color: Some(color),
+        });
+        record.spans.push(span);
     }
 
     pub(super) fn name_str(&self) -> String {
@@ -312,35 +353,50 @@ impl Draft {
 
     /// Interprets the tag just closed.
     pub(super) fn end_tag(&mut self) -> Result<(), ParseError> {
+        let name = std::mem::take(&mut self.name);
         let value = std::mem::take(&mut self.value);
-        let result = self.apply_tag(&value);
+        let escapes = std::mem::take(&mut self.escapes);
+        let result = self.apply_tag(&name, &value, self.value_pos, &escapes);
+        self.name = name;
         self.value = value;
+        self.escapes = escapes;
         result
     }
 
-    pub(super) fn apply_tag(&mut self, value: &[u8]) -> Result<(), ParseError> {
-        let pos = self.value_pos;
-        let record = &mut self.record;
-        let tags = &mut record.tags;
-        match self.name.as_slice() {
+    /// Interprets tag `name` of value `value`, which starts at `pos` in
+    /// the source; `escapes` are the offsets in `value` of the characters
+    /// that followed a backslash.
+    pub(super) fn apply_tag(
+        &mut self,
+        name: &[u8],
+        value: &[u8],
+        pos: Span,
+        escapes: &[usize],
+    ) -> Result<(), ParseError> {
+        match name {
             b"B" | b"W" => {
-                let color = if self.name == b"B" {
+                let color = if name == b"B" {
                     Color::Black
                 } else {
                     Color::White
                 };
-                let mv = parse_move(value, pos, &self.escapes)?;
-                if let Some(text) = mv.text {
-                    record.unreadable.push((record.moves.len(), text));
+                match plain_move(value, escapes) {
+                    // The common case, `B[f5]`: what `parse_move` reads
+                    // there, without its general steps.
+                    Some(token) => {
+                        self.push_move(color, token, MoveNote::default(), pos.with_len(2))
+                    }
+                    None => {
+                        let mv = parse_move(value, pos, escapes)?;
+                        if let Some(text) = mv.text {
+                            let record = &mut self.record;
+                            record.unreadable.push((record.moves.len(), text));
+                        }
+                        self.push_move(color, mv.token, mv.note, mv.span);
+                    }
                 }
-                record.moves.push(RecordedMove {
-                    token: mv.token,
-                    color: Some(color),
-                });
-                self.any_note |= mv.note != MoveNote::default();
-                record.notes.push(mv.note);
-                record.spans.push(mv.span);
             }
+            b"GM" if value.trim_ascii().eq_ignore_ascii_case(b"othello") => {}
             b"GM" => {
                 let game = decode(value);
                 if !game.trim().eq_ignore_ascii_case("othello") {
@@ -350,17 +406,17 @@ impl Draft {
                     ));
                 }
             }
-            b"PC" => tags.site = Some(decode(value)),
-            b"DT" => tags.date = Some(decode(value)),
-            b"EV" => tags.event = Some(decode(value)),
-            b"PB" => tags.black = Some(decode(value)),
-            b"PW" => tags.white = Some(decode(value)),
-            b"RB" => tags.black_rating = Some(decode(value)),
-            b"RW" => tags.white_rating = Some(decode(value)),
+            b"PC" => self.record.tags.site = Some(decode(value)),
+            b"DT" => self.record.tags.date = Some(decode(value)),
+            b"EV" => self.record.tags.event = Some(decode(value)),
+            b"PB" => self.record.tags.black = Some(decode(value)),
+            b"PW" => self.record.tags.white = Some(decode(value)),
+            b"RB" => self.record.tags.black_rating = Some(decode(value)),
+            b"RW" => self.record.tags.white_rating = Some(decode(value)),
             b"TY" => {
                 let text = decode(value);
                 let ty = GameType::parse(&text);
-                tags.extra.push(("TY".into(), text.clone()));
+                self.record.tags.extra.push(("TY".into(), text.clone()));
                 let ty = ty.ok_or_else(|| {
                     ParseError::at(
                         pos.with_len(len32(value.len())),
@@ -373,29 +429,38 @@ impl Draft {
                     self.type_size = Some(size);
                 }
                 if ty.anti {
-                    record.rules = Rules::Anti;
+                    self.record.rules = Rules::Anti;
                 }
+            }
+            b"BO" if value == STANDARD_BOARD.as_bytes() => {
+                // The usual start, read once and for all (a test checks
+                // that `parse_board` reads it so).
+                self.record.start = Position::start();
+                self.board_text = Some(Cow::Borrowed(STANDARD_BOARD));
             }
             b"BO" => {
                 let text = decode(value);
                 match parse_board(&text)
                     .map_err(|m| ParseError::at(pos.with_len(len32(value.len())), m))?
                 {
-                    BoardValue::Eight(start) => record.start = start,
+                    BoardValue::Eight(start) => self.record.start = start,
                     BoardValue::Other(size) => self.board_size = Some(size),
                 }
                 // Kept (it is already made) in case `TY` names another
                 // board: that game's start is this value as written.
-                self.board_text = Some(text);
+                self.board_text = Some(Cow::Owned(text));
             }
             b"RE" => {
-                let text = decode(value);
-                record.result = parse_result(&text);
-                if record.result.is_none() && text.trim() != "?" {
-                    tags.extra.push(("RE".into(), text));
+                let text = decode_cow(value);
+                self.record.result = parse_result(&text);
+                if self.record.result.is_none() && text.trim() != "?" {
+                    self.record
+                        .tags
+                        .extra
+                        .push(("RE".into(), text.into_owned()));
                 }
             }
-            _ => tags.extra.push((decode(&self.name), decode(value))),
+            _ => self.record.tags.extra.push((decode(name), decode(value))),
         }
         Ok(())
     }
@@ -408,7 +473,11 @@ impl Draft {
         if let Some(size) = self.board_size.or(self.type_size) {
             self.record.other_board = Some(OtherBoard {
                 size,
-                start: self.board_text.take().unwrap_or_default(),
+                start: self
+                    .board_text
+                    .take()
+                    .map(Cow::into_owned)
+                    .unwrap_or_default(),
             });
         }
         if self.text_ok {

@@ -875,3 +875,88 @@ fn random_bytes_keep_positions_and_write_back() {
     // The seed exercises games with moves, with defects and clean ones.
     assert_eq!((with_moves, with_defects, rewritten), (2129, 3335, 1190));
 }
+
+/// The games of `text` read one byte at a time: every tag by the
+/// byte-by-byte path, none in a run.
+fn read_bytewise(text: &[u8]) -> Vec<GameRecord> {
+    let reader = std::io::BufReader::with_capacity(1, text);
+    Reader::new(reader).map(Result::unwrap).collect()
+}
+
+#[test]
+fn tag_runs_read_as_the_byte_by_byte_path() {
+    const PIECES: [&[u8]; 30] = [
+        b"(;",
+        b";)",
+        b"GM[Othello]",
+        b"GM[ othello\t]",
+        b"GM[\xa0Othello]",
+        b"GM[Go]",
+        b"B[f5]",
+        b"W[F5]",
+        b"B[PA]",
+        b"W[pa]",
+        b"B[i9]",
+        b"W[d6/1.5/2]",
+        b"B[ c4]",
+        b"B[\\f5]",
+        b"W[",
+        b"]",
+        b" ",
+        b"\t",
+        b"\n",
+        b"\r\n",
+        b"RE[+4.000]",
+        b"RE[-3.]",
+        b"RE[+70]",
+        b"RE[?]",
+        b"BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]",
+        b"BO[8 ---------------------------O*------*O--------------------------- *]",
+        b"TY[10]",
+        b"PB[\xe9l\xe8ve]",
+        b"PW[\xc3\xa9]",
+        b"x",
+    ];
+    let mut rng = Rng::new(15);
+    for _ in 0..300 {
+        let mut text = Vec::new();
+        for _ in 0..rng.below(40) {
+            text.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+        }
+        let whole: Vec<GameRecord> = Reader::new(&text[..]).map(Result::unwrap).collect();
+        assert_eq!(whole, read_bytewise(&text), "{text:?}");
+    }
+}
+
+#[test]
+fn the_size_cap_falls_in_a_run_of_moves_as_byte_by_byte() {
+    // The cap falls at each byte of a `B[f5]` in turn.
+    for shift in 0..6 {
+        let pad = "x".repeat(MAX_GAME_BYTES as usize - 40 - shift);
+        let text = format!(
+            "(;GM[Othello]PB[{pad}]{};)(;B[e6];)",
+            "B[f5]W[d6]".repeat(8)
+        );
+        let whole = read(&text);
+        assert_eq!(whole, read_bytewise(text.as_bytes()), "shift {shift}");
+        assert_eq!(
+            whole[0].defect.as_ref().unwrap().message,
+            "game longer than 1 MiB"
+        );
+        assert_eq!(moves(&whole[1]), "e6");
+    }
+}
+
+#[test]
+fn the_usual_board_reads_as_any_other_board_text() {
+    // `BO` as GGS writes it takes a shortcut; spaced otherwise, the
+    // general reader reads it.
+    let usual = one(&format!("(;GM[Othello]{STD_BO}TY[10]B[f5];)"));
+    let spaced = STD_BO.replace("8 -", "8  -");
+    let general = one(&format!("(;GM[Othello]{spaced}TY[10]B[f5];)"));
+    assert_eq!(usual.start, general.start);
+    assert_eq!(usual.start, crate::Position::start());
+    let start = |r: &GameRecord| r.other_board.as_ref().map(|b| b.start.clone());
+    assert_eq!(start(&usual).as_deref(), STD_BO.get(3..STD_BO.len() - 1));
+    assert_eq!(start(&general).as_deref(), spaced.get(3..spaced.len() - 1));
+}
