@@ -323,7 +323,8 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
-fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
+/// What `input` holds next, read again when a read is interrupted.
+pub fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
     loop {
         match input.fill_buf() {
             // Re-borrow to end the loop's borrow before returning.

@@ -28,12 +28,15 @@
 
 mod header;
 mod read;
+mod row;
+mod scan;
 #[cfg(test)]
 mod tests;
 mod write;
 
 pub use header::{sniff, sniff_delimiter, DELIMITERS, MOVE_COLUMNS};
 pub use read::Reader;
+pub use row::MAX_RECORD;
 
 use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo};
