@@ -26,6 +26,8 @@
 //! [`ReadOptions::delimiter`]: crate::formats::ReadOptions::delimiter
 //! [`ReadOptions::moves_column`]: crate::formats::ReadOptions::moves_column
 
+#[cfg(test)]
+mod chunk_tests;
 mod header;
 mod read;
 mod row;

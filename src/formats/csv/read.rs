@@ -192,7 +192,12 @@ impl<R: BufRead> Cutter<R> {
             .unwrap_or_else(|| sniff_delimiter(&bytes, named.as_deref()));
         // The header record, quoted line ends and all.
         self.scan = Scan::new(delimiter);
-        let mut pos = 0;
+        // csv skips a byte order mark at the start, before the first field.
+        let mut pos = if bytes.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
         let end = loop {
             if let Some(end) = self.scan.next_end(&bytes, &mut pos) {
                 break end;
