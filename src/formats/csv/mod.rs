@@ -28,6 +28,7 @@
 
 #[cfg(test)]
 mod chunk_tests;
+mod fields;
 mod header;
 mod read;
 mod row;

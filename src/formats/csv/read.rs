@@ -10,8 +10,9 @@ use std::io::BufRead;
 use std::sync::Arc;
 
 use crate::formats::chunk::{ChunkParser, Chunker, RawChunk};
+use crate::formats::csv::fields::At;
 use crate::formats::csv::header::sniff_delimiter;
-use crate::formats::csv::row::{header_error, At, Rows, MAX_HEADER, MAX_RECORD};
+use crate::formats::csv::row::{header_error, Rows, MAX_HEADER, MAX_RECORD};
 use crate::formats::csv::scan::{newlines, Scan};
 use crate::formats::format::{GameReader, ReadOptions};
 use crate::formats::lines::{fill, rest, wanted};

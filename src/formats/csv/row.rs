@@ -3,9 +3,8 @@
 //! Shared by the sequential [`Reader`](super::Reader) and the workers
 //! (through [`Rows`], the table's [`ChunkParser`]).
 
-use std::io::{Cursor, Read};
-
 use crate::formats::chunk::{Carry, ChunkParser, RawChunk};
+use crate::formats::csv::fields::{self, At, Fields};
 use crate::formats::csv::header::{move_rank, MOVE_COLUMNS};
 use crate::formats::transcript::{parse_line, LineContext};
 use crate::record::{GameRecord, Origin, RecordedResult, ResultValue};
@@ -145,15 +144,6 @@ impl Columns {
     }
 }
 
-/// Where a record starts, as csv gives it: the end of the record before
-/// (line ends between records are the next record's), on the 1-based
-/// line counted by `\n` alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct At {
-    pub byte: u64,
-    pub line: u32,
-}
-
 /// A table's rows once its header is read: the columns, shared by every
 /// chunk; the table's [`ChunkParser`].
 #[derive(Debug)]
@@ -176,16 +166,25 @@ impl Rows {
     ) -> Result<Option<Rows>, ReadError> {
         // At byte 0: csv skips a byte order mark here, as it did when it
         // read the whole input.
-        let mut rows = reader(header, delimiter);
-        let mut record = ::csv::StringRecord::new();
-        if !rows.read_record(&mut record).map_err(csv_error)? {
+        let mut names = None;
+        let start = At { byte: 0, line: 1 };
+        fields::with_parser(delimiter, |parser| {
+            fields::read_records(parser, header, start, true, |record, _| {
+                names = Some(
+                    record
+                        .iter()
+                        // A UTF-8 byte order mark before the first name.
+                        .map(|h| h.trim_start_matches('\u{feff}').to_owned())
+                        .collect::<Vec<String>>(),
+                );
+                false
+            })
+        })
+        .map_err(|(_, err)| err)?;
+        let Some(names) = names else {
             return Ok(None);
-        }
-        // A UTF-8 byte order mark before the first name.
-        let names: Vec<&str> = record
-            .iter()
-            .map(|h| h.trim_start_matches('\u{feff}'))
-            .collect();
+        };
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let columns = Columns::from_header(&names, named, delimiter).map_err(ReadError::Syntax)?;
         Ok(Some(Rows { columns, max }))
     }
@@ -203,36 +202,16 @@ impl Rows {
         &self,
         bytes: &[u8],
         at: At,
-        mut each: impl FnMut(&::csv::StringRecord, At),
+        mut each: impl FnMut(&Fields<'_>, At),
     ) -> Result<(), (At, ReadError)> {
-        // Bytes past the start of the input: csv-core skips a byte order
-        // mark only in the first bytes it is given, so it gets one byte
-        // first and reads the mark as text, as it did in the whole input.
-        let split = bytes.len().min(1);
-        let (first, rest) = bytes.split_at(split);
-        let mut rows = reader(Cursor::new(first).chain(rest), self.columns.delimiter);
-        let mut record = ::csv::StringRecord::new();
-        let global = |pos: &::csv::Position| At {
-            byte: at.byte + pos.byte(),
-            line: at
-                .line
-                .saturating_add(u32::try_from(pos.line()).unwrap_or(u32::MAX) - 1),
-        };
-        loop {
-            match rows.read_record(&mut record) {
-                Ok(true) => {}
-                Ok(false) => return Ok(()),
-                Err(err) => {
-                    let pos = err.position().map(&global);
-                    return Err((pos.unwrap_or(at), csv_error_at(err, pos)));
+        fields::with_parser(self.columns.delimiter, |parser| {
+            fields::read_records(parser, bytes, at, false, |record, pos| {
+                if !record.iter().all(|f| f.trim().is_empty()) {
+                    each(record, pos);
                 }
-            }
-            if record.iter().all(|f| f.trim().is_empty()) {
-                continue;
-            }
-            let pos = record.position().map(&global).unwrap_or(at);
-            each(&record, pos);
-        }
+                true
+            })
+        })
     }
 }
 
@@ -279,38 +258,6 @@ fn too_long(at: At, len: u64, max: usize) -> GameRecord {
     }
 }
 
-/// A csv reader of rows split at `delimiter`, as the table is read.
-fn reader<R: Read>(input: R, delimiter: u8) -> ::csv::Reader<R> {
-    ::csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(delimiter)
-        .from_reader(input)
-}
-
-fn csv_error(err: ::csv::Error) -> ReadError {
-    let pos = err.position().map(|p| At {
-        byte: p.byte(),
-        line: u32::try_from(p.line()).unwrap_or(u32::MAX),
-    });
-    csv_error_at(err, pos)
-}
-
-/// The error csv gives, at `pos`.
-fn csv_error_at(err: ::csv::Error, pos: Option<At>) -> ReadError {
-    let span = pos
-        .map_or_else(Span::default, |at| Span::new(at.byte, at.line, 1, 0))
-        .with_len(1);
-    match err.into_kind() {
-        ::csv::ErrorKind::Io(e) => ReadError::Io(e),
-        ::csv::ErrorKind::Utf8 { err, .. } => ReadError::Syntax(ParseError::at(
-            span,
-            format!("invalid UTF-8 in field {}", err.field() + 1),
-        )),
-        other => ReadError::Syntax(ParseError::at(span, format!("malformed CSV: {other:?}"))),
-    }
-}
-
 fn parse_winner(text: &str) -> Option<Winner> {
     match text.trim().to_ascii_lowercase().as_str() {
         "1" | "black" | "b" => Some(Winner::Black),
@@ -320,7 +267,7 @@ fn parse_winner(text: &str) -> Option<Winner> {
     }
 }
 
-fn build(row: &::csv::StringRecord, cols: &Columns, pos: At, index: u64) -> GameRecord {
+fn build(row: &Fields<'_>, cols: &Columns, pos: At, index: u64) -> GameRecord {
     // Text is kept as the cell holds it (spaces too: a name may have
     // them); an empty cell is no value.
     let get = |i: Option<usize>| i.and_then(|i| row.get(i)).filter(|s| !s.is_empty());
