@@ -1,5 +1,6 @@
 //! One row of a table, a game: the columns settled from the header, the
-//! rows of a chunk read with the csv crate, each made a [`GameRecord`].
+//! rows of a chunk read as csv reads them ([`fields`]), each made a
+//! [`GameRecord`].
 //! Shared by the sequential [`Reader`](super::Reader) and the workers
 //! (through [`Rows`], the table's [`ChunkParser`]).
 
@@ -17,7 +18,8 @@ use crate::Winner;
 pub(super) const MAX_HEADER: usize = 1 << 20;
 
 /// The longest record read by default: 1 MiB, from the end of the record
-/// before. A longer one is an invalid game (never held in memory).
+/// before (blank lines before it count). A longer one is an invalid game,
+/// `record too long`, never held in memory.
 pub const MAX_RECORD: usize = 1 << 20;
 
 /// Where each field the reader takes is in a row.
