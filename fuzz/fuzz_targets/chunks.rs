@@ -21,7 +21,13 @@ fuzz_target!(|input: &[u8]| {
     let Some((&size, data)) = input.split_first() else {
         return;
     };
-    for format in [Format::Transcript, Format::Ggf, Format::Jsonl, Format::Wthor] {
+    for format in [
+        Format::Transcript,
+        Format::Ggf,
+        Format::Jsonl,
+        Format::Wthor,
+        Format::Csv,
+    ] {
         let mut expected: Vec<String> = Vec::new();
         for item in open(format, data) {
             expected.push(match item {

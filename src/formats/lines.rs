@@ -386,7 +386,8 @@ impl<'a> Iterator for SliceLines<'a> {
     }
 }
 
-fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
+/// What `input` holds next, read again when a read is interrupted.
+pub fn fill<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
     loop {
         match input.fill_buf() {
             // Re-borrow to end the loop's borrow before returning.

@@ -116,7 +116,7 @@ fn mutated(rng: &mut Rng, mut bytes: Vec<u8>) -> Vec<u8> {
 fn chunked_reading_equals_sequential_reading_on_random_and_mutated_inputs() {
     let mut rng = Rng::new(15);
     for round in 0..60 {
-        for format in [Format::Transcript, Format::Ggf, Format::Jsonl] {
+        for format in [Format::Transcript, Format::Ggf, Format::Jsonl, Format::Csv] {
             let games = 1 + rng.below(6);
             let mut bytes = written(&mut rng, format, games);
             if format == Format::Ggf && rng.chance(50) {
@@ -266,7 +266,7 @@ impl Read for Failing<'_> {
 #[test]
 fn a_read_error_mid_input_comes_after_every_game_before_it() {
     let mut rng = Rng::new(3);
-    for format in [Format::Transcript, Format::Ggf, Format::Jsonl] {
+    for format in [Format::Transcript, Format::Ggf, Format::Jsonl, Format::Csv] {
         let bytes = written(&mut rng, format, 20);
         let half = &bytes[..bytes.len() / 2];
         let reader = || -> Box<dyn GameReader + '_> {

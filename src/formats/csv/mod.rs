@@ -23,17 +23,30 @@
 //! [`ReadOptions::moves_column`]; where two columns could hold the moves
 //! and no rule chooses, reading stops and names them.
 //!
+//! **Reading in chunks.** The header is read once; the rest is cut into
+//! raw chunks where csv-core ends a record (`scan.rs`), which the batch
+//! pipeline's workers read (`row.rs`, `fields.rs`); the sequential
+//! [`Reader`] reads the same chunks in turn. A record over [`MAX_RECORD`]
+//! bytes is an invalid game; a row that is not UTF-8 stops the reading
+//! after the rows before it, as csv did.
+//!
 //! [`ReadOptions::delimiter`]: crate::formats::ReadOptions::delimiter
 //! [`ReadOptions::moves_column`]: crate::formats::ReadOptions::moves_column
 
+#[cfg(test)]
+mod chunk_tests;
+mod fields;
 mod header;
 mod read;
+mod row;
+mod scan;
 #[cfg(test)]
 mod tests;
 mod write;
 
 pub use header::{sniff, sniff_delimiter, DELIMITERS, MOVE_COLUMNS};
 pub use read::Reader;
+pub use row::MAX_RECORD;
 
 use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo};

@@ -1,166 +1,38 @@
-//! Reading a table: the delimiter and the moves column settled from the
-//! header, then one game a row.
+//! Reading a table: the header read once (the delimiter and the moves
+//! column settled), then the rest cut into raw chunks at record ends
+//! ([`Scan`]) and each chunk read into games by [`Rows`] — in the
+//! pipeline's workers, or here, a chunk after another, by the sequential
+//! [`Reader`]. Both read the same chunks the same way, wherever they are
+//! cut, so they give the same games.
 
-use std::io::{self, Chain, Cursor, Read};
+use std::collections::VecDeque;
+use std::io::BufRead;
+use std::sync::Arc;
 
-use crate::formats::csv::header::{move_rank, sniff_delimiter, MOVE_COLUMNS};
-use crate::formats::format::ReadOptions;
-use crate::formats::transcript::{parse_line, LineContext};
-use crate::record::{GameRecord, RecordedResult, ResultValue};
-use crate::source::{ParseError, ReadError, Span};
-use crate::table::{Column, Start, RECORDED_DATE, TAG_NAMES};
-use crate::Winner;
+use crate::formats::chunk::{ChunkParser, Chunker, RawChunk};
+use crate::formats::csv::fields::At;
+use crate::formats::csv::header::sniff_delimiter;
+use crate::formats::csv::row::{header_error, Rows, MAX_HEADER, MAX_RECORD};
+use crate::formats::csv::scan::{newlines, Scan};
+use crate::formats::format::{GameReader, ReadOptions};
+use crate::formats::lines::{fill, rest, wanted};
+use crate::record::GameRecord;
+use crate::source::ReadError;
 
-/// The longest header line looked at to choose the delimiter: a line
-/// longer than this is no header of a table of games.
-const MAX_HEADER: usize = 1 << 20;
+/// Bytes the sequential reader cuts at a time.
+const SEQUENTIAL_CHUNK: usize = 16 << 10;
 
-/// Where each field the reader takes is in a row.
-#[derive(Debug)]
-struct Columns {
-    delimiter: u8,
-    moves: usize,
-    event: Option<usize>,
-    date: Option<usize>,
-    black: Option<usize>,
-    white: Option<usize>,
-    recorded_result: Option<usize>,
-    recorded_black_score: Option<usize>,
-    winner: Option<usize>,
-    theoretical: Option<usize>,
-    start: Option<usize>,
-    tags: Option<usize>,
-    extra: Vec<(usize, String)>,
+/// Streams games from a CSV table, one per data row that is not blank.
+///
+/// A record (a row, quoted line ends and all) over 1 MiB is an invalid
+/// game, never held in memory; a row that is not UTF-8 stops the reading.
+pub struct Reader<R> {
+    cutter: Cutter<R>,
+    games: VecDeque<GameRecord>,
+    count: u64,
 }
 
-/// An error about the header, which is the first line.
-fn header_error(message: String) -> ParseError {
-    ParseError::at(Span::new(0, 1, 1, 1), message)
-}
-
-/// The moves column of a header: the one `named`, else the one whose name
-/// ranks best in [`MOVE_COLUMNS`]. The error says why there is none.
-fn moves_column(header: &[&str], named: Option<&str>) -> Result<usize, ParseError> {
-    let listed = |columns: &mut dyn Iterator<Item = usize>| {
-        columns
-            .map(|i| header[i].trim())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    if let Some(name) = named {
-        let name = name.trim();
-        let exact: Vec<usize> = (0..header.len())
-            .filter(|&i| header[i].trim() == name)
-            .collect();
-        let alike: Vec<usize> = (0..header.len())
-            .filter(|&i| header[i].trim().eq_ignore_ascii_case(name))
-            .collect();
-        let message = match (&exact[..], &alike[..]) {
-            ([one], _) | ([], [one]) => return Ok(*one),
-            (_, []) => format!(
-                "no column named {name:?} in the CSV header (its columns: {})",
-                listed(&mut (0..header.len()))
-            ),
-            _ => format!(
-                "several columns are named {name:?} (ignoring case): {}",
-                listed(&mut alike.iter().copied())
-            ),
-        };
-        return Err(header_error(message));
-    }
-    let ranks: Vec<Option<usize>> = header.iter().map(|h| move_rank(h)).collect();
-    let Some(best) = ranks.iter().flatten().min().copied() else {
-        return Err(header_error(format!(
-            "no moves column in the CSV header (its columns: {}): expected one named {}, \
-             or name it with --moves-column",
-            listed(&mut (0..header.len())),
-            MOVE_COLUMNS.join(", ")
-        )));
-    };
-    let candidates: Vec<usize> = (0..header.len())
-        .filter(|&i| ranks[i] == Some(best))
-        .collect();
-    match candidates[..] {
-        [one] => Ok(one),
-        _ => Err(header_error(format!(
-            "several columns could hold the moves: {}: name one with --moves-column",
-            listed(&mut candidates.iter().copied())
-        ))),
-    }
-}
-
-impl Columns {
-    fn from_header(
-        header: &[&str],
-        named: Option<&str>,
-        delimiter: u8,
-    ) -> Result<Columns, ParseError> {
-        let moves = moves_column(header, named)?;
-        let find = |names: &[&str]| {
-            header.iter().enumerate().position(|(i, h)| {
-                i != moves && names.iter().any(|n| h.trim().eq_ignore_ascii_case(n))
-            })
-        };
-        let mut cols = Columns {
-            delimiter,
-            moves,
-            event: find(&[Column::Event.name(), "tournament"]),
-            date: find(&[Column::Date.name()]),
-            black: find(&[Column::BlackPlayer.name(), "black"]),
-            white: find(&[Column::WhitePlayer.name(), "white"]),
-            recorded_result: find(&[Column::RecordedResult.name()]),
-            recorded_black_score: find(&[Column::RecordedBlackScore.name()]),
-            winner: find(&[Column::Winner.name()]),
-            theoretical: find(&[Column::TheoreticalBlackScore.name()]),
-            start: find(&[Column::Start.name()]),
-            tags: find(&[Column::Tags.name()]),
-            extra: Vec::new(),
-        };
-        let known = [
-            Some(cols.moves),
-            cols.event,
-            cols.date,
-            cols.black,
-            cols.white,
-            cols.recorded_result,
-            cols.recorded_black_score,
-            cols.winner,
-            cols.theoretical,
-            cols.start,
-            cols.tags,
-        ];
-        for (i, name) in header.iter().enumerate() {
-            let derived = Column::from_name(name).is_some_and(Column::is_derived);
-            if !known.contains(&Some(i)) && !derived {
-                cols.extra.push((i, (*name).to_owned()));
-            }
-        }
-        Ok(cols)
-    }
-}
-
-/// The input once its header line has been looked at: that line, then
-/// the rest.
-type Rows<R> = ::csv::Reader<Chain<Cursor<Vec<u8>>, R>>;
-
-enum State<R: Read> {
-    /// Nothing read yet.
-    Start(R),
-    /// The header read: the rows follow.
-    Rows(Box<(Rows<R>, Columns)>),
-    /// The input ended or failed.
-    Done,
-}
-
-/// Streams games from a CSV table, one per data row.
-pub struct Reader<R: Read> {
-    state: State<R>,
-    options: ReadOptions,
-    row: ::csv::StringRecord,
-    games: u64,
-}
-
-impl<R: Read> Reader<R> {
+impl<R: BufRead> Reader<R> {
     /// Reads from `input`; the first row is the header, its delimiter and
     /// moves column found as the module says.
     pub fn new(input: R) -> Reader<R> {
@@ -170,220 +42,326 @@ impl<R: Read> Reader<R> {
     /// Reads from `input` with the moves column or delimiter `options`
     /// name.
     pub fn with_options(input: R, options: &ReadOptions) -> Reader<R> {
+        Reader::with_max_record(input, options, MAX_RECORD)
+    }
+
+    /// Reads from `input`, a record over `max` bytes an invalid game.
+    pub fn with_max_record(input: R, options: &ReadOptions, max: usize) -> Reader<R> {
         Reader {
-            state: State::Start(input),
-            options: options.clone(),
-            row: ::csv::StringRecord::new(),
-            games: 0,
+            cutter: Cutter {
+                input,
+                options: options.clone(),
+                max: max.max(1),
+                rows: None,
+                scan: Scan::new(b','),
+                pending: Vec::new(),
+                byte: 0,
+                lines: 0,
+                error: None,
+                done: false,
+                started: false,
+            },
+            games: VecDeque::new(),
+            count: 0,
         }
     }
-
-    /// Reads the header: `None` when the input is empty.
-    fn open(&self, mut input: R) -> Result<Option<(Rows<R>, Columns)>, ReadError> {
-        let head = header_line(&mut input)?;
-        let delimiter = self
-            .options
-            .delimiter
-            .unwrap_or_else(|| sniff_delimiter(&head, self.options.moves_column.as_deref()));
-        let mut rows = ::csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .delimiter(delimiter)
-            .from_reader(Cursor::new(head).chain(input));
-        let mut header = ::csv::StringRecord::new();
-        if !rows.read_record(&mut header).map_err(csv_error)? {
-            return Ok(None);
-        }
-        // A UTF-8 byte order mark before the first name.
-        let names: Vec<&str> = header
-            .iter()
-            .map(|h| h.trim_start_matches('\u{feff}'))
-            .collect();
-        let columns = Columns::from_header(&names, self.options.moves_column.as_deref(), delimiter)
-            .map_err(ReadError::Syntax)?;
-        Ok(Some((rows, columns)))
-    }
 }
 
-/// The input up to its first line break (or [`MAX_HEADER`] bytes), and
-/// perhaps some more: what the delimiter is chosen from.
-fn header_line<R: Read>(input: &mut R) -> io::Result<Vec<u8>> {
-    let mut head = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while head.len() < MAX_HEADER {
-        let n = match input.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        head.extend_from_slice(&chunk[..n]);
-        if chunk[..n].contains(&b'\n') {
-            break;
-        }
-    }
-    Ok(head)
-}
-
-fn csv_error(err: ::csv::Error) -> ReadError {
-    let pos = err
-        .position()
-        .map(|p| Span::new(p.byte(), p.line() as u32, 1, 0));
-    match err.into_kind() {
-        ::csv::ErrorKind::Io(e) => ReadError::Io(e),
-        ::csv::ErrorKind::Utf8 { err, .. } => ReadError::Syntax(ParseError::at(
-            pos.unwrap_or_default().with_len(1),
-            format!("invalid UTF-8 in field {}", err.field() + 1),
-        )),
-        other => ReadError::Syntax(ParseError::at(
-            pos.unwrap_or_default().with_len(1),
-            format!("malformed CSV: {other:?}"),
-        )),
-    }
-}
-
-fn parse_winner(text: &str) -> Option<Winner> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "1" | "black" | "b" => Some(Winner::Black),
-        "-1" | "white" | "w" => Some(Winner::White),
-        "0" | "draw" | "d" => Some(Winner::Draw),
-        _ => None,
-    }
-}
-
-/// Read game by game (not parsed in the workers).
-impl<R: Read + Send> crate::formats::format::GameReader for Reader<R> {}
-
-impl<R: Read> Iterator for Reader<R> {
+impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<GameRecord, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let State::Start(_) = self.state {
-            let State::Start(input) = std::mem::replace(&mut self.state, State::Done) else {
-                return None;
-            };
-            match self.open(input) {
-                Ok(Some(table)) => self.state = State::Rows(Box::new(table)),
-                Ok(None) => return None,
-                Err(e) => return Some(Err(e)),
-            }
-        }
-        let State::Rows(table) = &mut self.state else {
-            return None;
-        };
-        let (rows, columns) = &mut **table;
         loop {
-            match rows.read_record(&mut self.row) {
-                Ok(false) => {
-                    self.state = State::Done;
-                    return None;
-                }
-                Ok(true) => {}
-                Err(e) => {
-                    self.state = State::Done;
-                    return Some(Err(csv_error(e)));
-                }
+            if let Some(mut game) = self.games.pop_front() {
+                self.count += 1;
+                game.origin.index = self.count;
+                return Some(Ok(game));
             }
-            if self.row.iter().all(|f| f.trim().is_empty()) {
-                continue;
-            }
-            self.games += 1;
-            let pos = self
-                .row
-                .position()
-                .cloned()
-                .unwrap_or_else(::csv::Position::new);
-            return Some(Ok(build(&self.row, columns, &pos, self.games)));
+            let chunk = match self.cutter.next(SEQUENTIAL_CHUNK)? {
+                Ok(chunk) => chunk,
+                Err(err) => return Some(Err(err)),
+            };
+            let mut games = Vec::new();
+            chunk.parser.parse(&chunk, None, &mut games);
+            self.games.extend(games);
         }
     }
 }
 
-fn build(
-    row: &::csv::StringRecord,
-    cols: &Columns,
-    pos: &::csv::Position,
-    index: u64,
-) -> GameRecord {
-    // Text is kept as the cell holds it (spaces too: a name may have
-    // them); an empty cell is no value.
-    let get = |i: Option<usize>| i.and_then(|i| row.get(i)).filter(|s| !s.is_empty());
-    let number = |i: Option<usize>| get(i).map(str::trim);
-    let moves_text = row.get(cols.moves).unwrap_or("");
-    // Columns before the moves, with their delimiters: where the moves
-    // start on the line when no field is quoted.
-    let offset: usize = (0..cols.moves)
-        .map(|i| row.get(i).map_or(0, str::len) + 1)
-        .sum();
-    let line_text = row
-        .iter()
-        .collect::<Vec<_>>()
-        .join(&char::from(cols.delimiter).to_string());
-    let ctx = LineContext {
-        line: pos.line() as u32,
-        byte: pos.byte() + offset as u64,
-        index,
-    };
-    let mut record = parse_line(moves_text.as_bytes(), ctx).unwrap_or_default();
-    let column_shift = line_text
-        .get(..offset.min(line_text.len()))
-        .map_or(0, |before| before.chars().count()) as u32;
-    // The moves were read as a line of their own: their spans start
-    // from the line's start, the field's bytes already counted.
-    record.spans.shift(0, column_shift);
-    if let Some(defect) = &mut record.defect {
-        defect.span.column += column_shift;
+impl<R: BufRead + Send> GameReader for Reader<R> {
+    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
+        if self.cutter.started || !self.games.is_empty() {
+            None
+        } else {
+            Some(&mut self.cutter)
+        }
     }
-    record.origin.index = index;
-    record.origin.line = Some(pos.line() as u32);
-    record.origin.byte = pos.byte();
-    record.origin.text = Some(line_text.into());
-    let tags = &mut record.tags;
-    tags.event = get(cols.event).map(str::to_owned);
-    tags.date = get(cols.date).map(str::to_owned);
-    tags.black = get(cols.black).map(str::to_owned);
-    tags.white = get(cols.white).map(str::to_owned);
-    if let Some(pairs) =
-        get(cols.tags).and_then(|text| serde_json::from_str::<Vec<(String, String)>>(text).ok())
-    {
-        for (name, value) in pairs {
-            let [site, round, black_rating, white_rating] = TAG_NAMES;
-            match name.as_str() {
-                n if n == site => tags.site = Some(value),
-                n if n == round => tags.round = Some(value),
-                n if n == black_rating => tags.black_rating = Some(value),
-                n if n == white_rating => tags.white_rating = Some(value),
-                n if n == RECORDED_DATE => tags.date = Some(value),
-                _ => tags.extra.push((name, value)),
+}
+
+/// Cuts a table into raw chunks of whole records, for [`Rows`] to read.
+struct Cutter<R> {
+    input: R,
+    options: ReadOptions,
+    /// The longest record.
+    max: usize,
+    /// The rows' parser, once the header is read.
+    rows: Option<Arc<Rows>>,
+    scan: Scan,
+    /// Bytes read past the last chunk, from the start of a record.
+    pending: Vec<u8>,
+    /// Offset of the first pending byte.
+    byte: u64,
+    /// The `\n`s before it.
+    lines: u32,
+    /// A failure to give after the chunk of the records before it.
+    error: Option<ReadError>,
+    /// A failure was given: nothing more.
+    done: bool,
+    /// Whether anything was read.
+    started: bool,
+}
+
+impl<R: BufRead + Send> Chunker for Cutter<R> {
+    fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
+        self.next(size)
+    }
+}
+
+impl<R: BufRead> Cutter<R> {
+    /// The next chunk of about `size` bytes of whole records (a record
+    /// over the limit alone, as its length), the header read first.
+    fn next(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
+        if self.done {
+            return None;
+        }
+        if let Some(err) = self.error.take() {
+            self.done = true;
+            return Some(Err(err));
+        }
+        let rows = match &self.rows {
+            Some(rows) => Arc::clone(rows),
+            None => match self.open() {
+                Ok(Some(rows)) => rows,
+                Ok(None) => {
+                    self.done = true;
+                    return None;
+                }
+                Err(err) => {
+                    self.done = true;
+                    return Some(Err(err));
+                }
+            },
+        };
+        match self.cut(size.max(1), &rows) {
+            Ok(Some(chunk)) => Some(Ok(chunk)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(err) => {
+                self.done = true;
+                Some(Err(err))
             }
         }
     }
-    for (i, name) in &cols.extra {
-        if let Some(v) = get(Some(*i)) {
-            tags.extra.push((name.clone(), v.to_owned()));
+
+    /// Reads the header record: the columns of every row, `None` for an
+    /// input without a record.
+    fn open(&mut self) -> Result<Option<Arc<Rows>>, ReadError> {
+        self.started = true;
+        let mut bytes = Vec::new();
+        // The first line (or the first MAX_HEADER bytes): what the
+        // delimiter is chosen from.
+        while bytes.len() < MAX_HEADER {
+            let avail = fill(&mut self.input)?;
+            if avail.is_empty() {
+                break;
+            }
+            let n = avail.len().min(MAX_HEADER - bytes.len());
+            let piece = avail.get(..n).unwrap_or_default();
+            let line_end = piece.contains(&b'\n');
+            bytes.extend_from_slice(piece);
+            self.input.consume(n);
+            if line_end {
+                break;
+            }
+        }
+        let named = self.options.moves_column.clone();
+        let delimiter = self
+            .options
+            .delimiter
+            .unwrap_or_else(|| sniff_delimiter(&bytes, named.as_deref()));
+        // The header record, quoted line ends and all.
+        self.scan = Scan::new(delimiter);
+        // csv skips a byte order mark at the start, before the first field.
+        let mut pos = if bytes.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let end = loop {
+            if let Some(end) = self.scan.next_end(&bytes, &mut pos) {
+                break end;
+            }
+            if bytes.len() > MAX_HEADER {
+                return Err(ReadError::Syntax(header_error(format!(
+                    "the CSV header is longer than {MAX_HEADER} bytes"
+                ))));
+            }
+            let avail = fill(&mut self.input)?;
+            if avail.is_empty() {
+                break bytes.len();
+            }
+            let n = avail.len();
+            bytes.extend_from_slice(avail);
+            self.input.consume(n);
+        };
+        let header = bytes.get(..end).unwrap_or_default();
+        let Some(rows) = Rows::from_header(header, delimiter, named.as_deref(), self.max)? else {
+            return Ok(None);
+        };
+        self.byte = end as u64;
+        self.lines = newlines(header);
+        self.pending = rest(&mut bytes, end, 0);
+        let rows = Arc::new(rows);
+        self.rows = Some(Arc::clone(&rows));
+        Ok(Some(rows))
+    }
+
+    /// Cuts the next chunk: the records in the first `size` bytes read
+    /// (more when a record is longer), or a record over the limit alone;
+    /// `None` at the end of the input.
+    fn cut(&mut self, size: usize, rows: &Arc<Rows>) -> Result<Option<RawChunk>, ReadError> {
+        let mut bytes = std::mem::take(&mut self.pending);
+        self.scan.reset();
+        // What was scanned, and where its last record ends.
+        let (mut pos, mut end) = (0, 0);
+        loop {
+            while let Some(next) = self.scan.next_end(&bytes, &mut pos) {
+                if next - end > self.max {
+                    return if end > 0 {
+                        self.chunk(bytes, end, size, rows).map(Some)
+                    } else {
+                        self.long(bytes, Some(next), size, rows)
+                    };
+                }
+                end = next;
+            }
+            if bytes.len() - end > self.max {
+                return if end > 0 {
+                    self.chunk(bytes, end, size, rows).map(Some)
+                } else {
+                    self.long(bytes, None, size, rows)
+                };
+            }
+            if bytes.len() >= size && end > 0 {
+                return self.chunk(bytes, end, size, rows).map(Some);
+            }
+            let avail = match fill(&mut self.input) {
+                Ok(avail) => avail,
+                Err(err) if end > 0 => {
+                    // The records before the failure, then the failure.
+                    self.error = Some(ReadError::Io(err));
+                    return self.chunk(bytes, end, size, rows).map(Some);
+                }
+                Err(err) => return Err(ReadError::Io(err)),
+            };
+            if avail.is_empty() {
+                if bytes.is_empty() {
+                    return Ok(None);
+                }
+                // The last record may have no line end.
+                let len = bytes.len();
+                return self.chunk(bytes, len, size, rows).map(Some);
+            }
+            let n = avail.len().min(wanted(bytes.len(), size));
+            bytes.extend_from_slice(avail.get(..n).unwrap_or_default());
+            self.input.consume(n);
         }
     }
-    record.result = if let Some(text) = number(cols.recorded_result) {
-        text.parse::<RecordedResult>().ok()
-    } else if let Some(b) = number(cols.recorded_black_score).and_then(|t| t.parse::<u8>().ok()) {
-        (b <= 64).then(|| {
-            RecordedResult::new(ResultValue::Discs {
-                black: b,
-                white: 64 - b,
-            })
-        })
-    } else if cols.recorded_black_score.is_none() {
-        // A foreign table's winner column is what the record claims.
-        get(cols.winner)
-            .and_then(parse_winner)
-            .map(|w| RecordedResult::new(ResultValue::Winner(w)))
-    } else {
-        None
-    };
-    record.theoretical_black_score = number(cols.theoretical).and_then(|t| t.parse().ok());
-    match get(cols.start).and_then(Start::parse) {
-        Some(Start::Position(start)) => record.start = start,
-        Some(Start::Other(board)) => record.other_board = Some(board),
-        None => {}
+
+    /// The chunk of the records of `bytes[..end]`, the rest kept for the
+    /// next. Should a record not be UTF-8, the chunk ends before it and
+    /// the failure comes next.
+    fn chunk(
+        &mut self,
+        mut bytes: Vec<u8>,
+        end: usize,
+        size: usize,
+        rows: &Arc<Rows>,
+    ) -> Result<RawChunk, ReadError> {
+        self.pending = rest(&mut bytes, end, size);
+        // Text that is UTF-8 has fields that are (an ASCII delimiter, line
+        // end or quote taken out leaves it so); only the rare chunk that is
+        // not is read here, to find the record csv stops at.
+        if !rows.delimiter().is_ascii() || std::str::from_utf8(&bytes).is_err() {
+            let at = At {
+                byte: self.byte,
+                line: self.lines.saturating_add(1),
+            };
+            if let Err((bad, err)) = rows.each_row(&bytes, at, |_, _| {}) {
+                let keep = usize::try_from(bad.byte.saturating_sub(self.byte)).unwrap_or(0);
+                bytes.truncate(keep);
+                self.pending = Vec::new();
+                if bytes.is_empty() {
+                    return Err(err);
+                }
+                self.error = Some(err);
+            }
+        }
+        let parser: Arc<dyn ChunkParser> = Arc::clone(rows) as _;
+        let chunk = RawChunk::new(bytes, self.byte, self.lines, parser);
+        self.byte += chunk.bytes.len() as u64;
+        self.lines = self.lines.saturating_add(newlines(&chunk.bytes));
+        Ok(chunk)
     }
-    record
+
+    /// A record over the limit, which starts `bytes`: its length (up to
+    /// `end`, or read on to its end without holding it), as a chunk of
+    /// its own; `None` when only line ends were left.
+    fn long(
+        &mut self,
+        mut bytes: Vec<u8>,
+        end: Option<usize>,
+        size: usize,
+        rows: &Arc<Rows>,
+    ) -> Result<Option<RawChunk>, ReadError> {
+        let (len, lines) = match end {
+            Some(end) => {
+                self.pending = rest(&mut bytes, end, size);
+                (end as u64, newlines(&bytes))
+            }
+            None => {
+                let (mut len, mut lines) = (bytes.len() as u64, newlines(&bytes));
+                drop(bytes);
+                loop {
+                    let avail = fill(&mut self.input)?;
+                    if avail.is_empty() {
+                        if self.scan.between() {
+                            // Line ends to the end: no record.
+                            return Ok(None);
+                        }
+                        break;
+                    }
+                    let mut pos = 0;
+                    let found = self.scan.next_end(avail, &mut pos);
+                    let used = found.unwrap_or(avail.len());
+                    len += used as u64;
+                    lines = lines.saturating_add(newlines(avail.get(..used).unwrap_or_default()));
+                    self.input.consume(used);
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                (len, lines)
+            }
+        };
+        let chunk = RawChunk {
+            long_line: Some(len),
+            ..RawChunk::new(Vec::new(), self.byte, self.lines, Arc::clone(rows) as _)
+        };
+        self.byte += len;
+        self.lines = self.lines.saturating_add(lines);
+        Ok(Some(chunk))
+    }
 }
