@@ -10,9 +10,9 @@ use csv_core::ReadRecordResult;
 
 use crate::source::{ParseError, ReadError, Span};
 
-/// Where a record starts, as csv gives it: the end of the record before
-/// (line ends between records are the next record's), on the 1-based
-/// line counted by `\n` alone.
+/// Where a record starts: its first byte, after the line ends and blank
+/// lines before it, on the 1-based line counted by `\n` alone (a lone
+/// `\r` ends a record but not a line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct At {
     pub byte: u64,
@@ -120,6 +120,25 @@ pub(super) fn read_records(
                 ReadRecordResult::End => return Ok(()),
             }
         }
+        // csv-core ends a record at the first byte of its line end and
+        // skips the rest of it, and blank lines, before the next one: the
+        // record starts after them.
+        let mut start = start;
+        let from = usize::try_from(start.byte - at.byte).unwrap_or(usize::MAX);
+        let lead = bytes.get(from..read).unwrap_or_default();
+        let lead = lead
+            .get(
+                ..lead
+                    .iter()
+                    .take_while(|&&b| matches!(b, b'\r' | b'\n'))
+                    .count(),
+            )
+            .unwrap_or_default();
+        start.byte += lead.len() as u64;
+        let newlines = lead.iter().filter(|&&b| b == b'\n').count();
+        start.line = start
+            .line
+            .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
         let ends = ends.get(..fields).unwrap_or_default();
         let used = out
             .get(..ends.last().copied().unwrap_or(0))
