@@ -96,21 +96,22 @@ fn crlf_and_lone_cr_line_ends() {
 fn csv_errors_name_the_line_after_crlf_and_blank_lines() {
     let table =
         b"black_player,white_player,moves\r\n\r\nA,B,f5f5\r\nC,D,f5d6\r\n\r\n\r\nE,F,a1\r\n";
-    let (code, _, err) = validate(table, "csv");
-    assert_eq!(code, 1, "{err}");
-    // Line 3 and line 7, the columns of the bad moves.
+    let (code, out, _) = validate(table, "csv");
+    assert_eq!(code, 1, "{out}");
+    // The diagnostics (on standard output) name line 3 and line 7, and
+    // the columns of the bad moves.
     assert!(
-        err.contains("-:3:7: game 1, move 2 (white) f5: square occupied"),
-        "{err}"
+        out.contains("-:3:7: game 1, move 2 (white) f5: square occupied"),
+        "{out}"
     );
     assert!(
-        err.contains("-:7:5: game 3, move 1 (black) a1: flips nothing"),
-        "{err}"
+        out.contains("-:7:5: game 3, move 1 (black) a1: flips nothing"),
+        "{out}"
     );
     let unix: Vec<u8> = table.iter().copied().filter(|&b| b != b'\r').collect();
-    let (_, _, err) = validate(&unix, "csv");
-    assert!(err.contains("-:3:7: game 1"), "{err}");
-    assert!(err.contains("-:7:5: game 3"), "{err}");
+    let (_, out, _) = validate(&unix, "csv");
+    assert!(out.contains("-:3:7: game 1"), "{out}");
+    assert!(out.contains("-:7:5: game 3"), "{out}");
 }
 
 #[test]
