@@ -124,6 +124,57 @@ pub struct AtomicFile {
     temp: PathBuf,
     out: Option<BufWriter<File>>,
     committed: bool,
+    early: Option<EarlySync>,
+}
+
+/// Puts a big output on its way to the disk while it is written: every
+/// [`EarlySync::EVERY`] bytes a thread of its own syncs what was written
+/// so far, so that the sync before the rename has little left to do.
+struct EarlySync {
+    /// Asks for a sync; one waits at most (asks while one runs merge).
+    ask: std::sync::mpsc::SyncSender<()>,
+    thread: std::thread::JoinHandle<()>,
+    written: u64,
+    next: u64,
+}
+
+impl EarlySync {
+    const EVERY: u64 = 32 << 20;
+
+    /// The thread that syncs `file` (a handle of its own on the output)
+    /// when asked, until the output is committed or dropped.
+    fn start(file: File) -> Option<EarlySync> {
+        let (ask, asked) = std::sync::mpsc::sync_channel::<()>(1);
+        let thread = std::thread::Builder::new()
+            .name("kifu-sync".into())
+            .spawn(move || {
+                for () in asked {
+                    // A failure shows again in the sync before the rename.
+                    let _ = file.sync_data();
+                }
+            })
+            .ok()?;
+        Some(EarlySync {
+            ask,
+            thread,
+            written: 0,
+            next: EarlySync::EVERY,
+        })
+    }
+
+    fn wrote(&mut self, bytes: usize) {
+        self.written += bytes as u64;
+        if self.written >= self.next {
+            self.next = self.written + EarlySync::EVERY;
+            let _ = self.ask.try_send(());
+        }
+    }
+
+    /// Waits for the sync under way, if any.
+    fn finish(self) {
+        drop(self.ask);
+        let _ = self.thread.join();
+    }
 }
 
 impl AtomicFile {
@@ -152,11 +203,13 @@ impl AtomicFile {
                 return Err(e).with_context(|| format!("cannot write {}", target.display()));
             }
         };
+        let early = file.try_clone().ok().and_then(EarlySync::start);
         Ok(AtomicFile {
             target: target.to_path_buf(),
             temp,
             out: Some(BufWriter::with_capacity(1 << 16, file)),
             committed: false,
+            early,
         })
     }
 
@@ -175,6 +228,9 @@ impl AtomicFile {
     pub fn commit(mut self) -> Result<()> {
         let target = self.target.clone();
         let out = self.out.take();
+        if let Some(early) = self.early.take() {
+            early.finish();
+        }
         let result = (|| -> io::Result<()> {
             if let Some(out) = out {
                 let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
@@ -194,11 +250,19 @@ impl AtomicFile {
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.out()?.write(buf)
+        let n = self.out()?.write(buf)?;
+        if let Some(early) = &mut self.early {
+            early.wrote(n);
+        }
+        Ok(n)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.out()?.write_all(buf)
+        self.out()?.write_all(buf)?;
+        if let Some(early) = &mut self.early {
+            early.wrote(buf.len());
+        }
+        Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -458,6 +522,33 @@ mod tests {
         file.write_all(b"new").unwrap();
         file.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_big_output_synced_on_the_way_is_whole_after_commit_or_gone_after_drop() {
+        let dir = scratch("early");
+        let target = dir.join("big.txt");
+        // Past two early syncs, in writes of both kinds.
+        let block: Vec<u8> = (0..1 << 20).map(|i| (i % 251) as u8).collect();
+        let blocks = 2 * (EarlySync::EVERY >> 20) + 3;
+        for commit in [false, true] {
+            let mut file = AtomicFile::create(&target).unwrap();
+            for i in 0..blocks {
+                if i % 2 == 0 {
+                    file.write_all(&block).unwrap();
+                } else {
+                    let n = file.write(&block).unwrap();
+                    file.write_all(&block[n..]).unwrap();
+                }
+            }
+            if commit {
+                file.commit().unwrap();
+            }
+        }
+        let written = std::fs::read(&target).unwrap();
+        assert_eq!(written.len() as u64, blocks << 20);
+        assert!(written.chunks(1 << 20).all(|b| b == block));
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     }
 
