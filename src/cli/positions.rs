@@ -399,13 +399,15 @@ pub fn run(args: Args) -> Result<Outcome> {
             args.output.as_deref(),
         )?)?)),
     };
+    // A game's positions take many times its bytes (a text row about a
+    // hundred bytes for each byte of WTHOR read, npy 22): smaller batches
+    // keep the rows in flight (two batches' worth) to a few megabytes.
     let mut options = args.input.options();
     if matches!(to, To::Csv | To::Jsonl) {
-        // A text row is about a hundred bytes for each byte of WTHOR read:
-        // smaller batches keep the rows in flight (two batches' worth)
-        // to a few megabytes.
         options.chunk_bytes = 32 << 10;
         options.slice_bytes = 8 << 10;
+    } else {
+        options.chunk_bytes = options.chunk_bytes.min(128 << 10);
     }
     let mut job = Positions {
         to,

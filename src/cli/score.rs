@@ -159,7 +159,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     // The CSV and JSON rows carry the table's `opening` column.
     let selection = args.input.selection(format != ScoreFormat::Table)?;
     let job = &mut Replayed {
-        options: args.input.options(),
+        options: args.input.options().reading_ahead(),
         selection: &selection,
         unique: args.unique.then(Seen::default),
         work: |g: &Replay<'_>| {

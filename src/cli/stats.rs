@@ -177,7 +177,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut games: HashMap<String, GameRow> = HashMap::new();
     let mut players: HashMap<String, PlayerRow> = HashMap::new();
     let job = &mut Replayed {
-        options: args.input.options(),
+        options: args.input.options().reading_ahead(),
         selection: &selection,
         unique: args.unique.then(Seen::default),
         work: |g: &Replay<'_>| {
