@@ -5,8 +5,9 @@
 //! just after the first `\n` or `\r` past the record's last field, outside
 //! a quoted field. A quote opens a quoted field only at the start of a
 //! field (elsewhere it is a character); inside one, `""` is a quote. Line
-//! ends between records are skipped, so they belong to the record after,
-//! whose position csv gives as the end of the record before.
+//! ends between records are skipped: a chunk may start with them (the
+//! `\n` of a CRLF), and the record after starts after them
+//! (`fields::read_records`).
 
 use memchr::{memchr, memchr3};
 
