@@ -343,41 +343,36 @@ impl Replay {
     }
 
     /// Plays `square` when it is a legal move of the side to move (and
-    /// `color`, if given, is that side); else changes nothing and returns
-    /// `false`, for [`Replay::play`] to tell a left-out pass from an error.
-    /// The replay loop's common case, with nothing to build.
+    /// `color`, if given, is that side) and returns the discs it flipped;
+    /// else changes nothing and returns `None`, for [`Replay::play`] to
+    /// tell a left-out pass from an error. The replay loop's common case,
+    /// with nothing to build.
     #[inline(always)]
-    pub fn try_place(&mut self, square: Square, color: Option<Color>) -> bool {
+    pub fn try_place(&mut self, square: Square, color: Option<Color>) -> Option<u64> {
         let (p, o) = self.position.relative();
         let bit = square_bit(square);
         if (p | o) & bit != 0 || color.is_some_and(|c| c != self.position.side_to_move()) {
-            return false;
+            return None;
         }
         let f = flips(p, o, square);
         if f == 0 {
-            return false;
+            return None;
         }
         self.position.apply_relative(p | f | bit, o ^ f);
-        true
+        Some(f)
     }
 
     /// Places a disc; see [`Replay::play`].
     #[inline(always)]
     pub fn place(&mut self, square: Square, color: Option<Color>) -> Result<Ply, ReplayError> {
-        let (p, o) = self.position.relative();
-        let bit = square_bit(square);
         let mover = self.position.side_to_move();
-        if (p | o) & bit == 0 && color.is_none_or(|c| c == mover) {
-            let f = flips(p, o, square);
-            if f != 0 {
-                self.position.apply_relative(p | f | bit, o ^ f);
-                return Ok(Ply {
-                    color: mover,
-                    mv: Move::Play(square),
-                    implicit_pass: false,
-                    flipped: f,
-                });
-            }
+        if let Some(flipped) = self.try_place(square, color) {
+            return Ok(Ply {
+                color: mover,
+                mv: Move::Play(square),
+                implicit_pass: false,
+                flipped,
+            });
         }
         // The rare cases work on a copy: were `self` handed to a function
         // that is not inlined, the caller would have to keep the replay in

@@ -608,7 +608,7 @@ impl GameRecord {
         for (i, m) in self.moves.iter().enumerate() {
             let before = *replay.position();
             if let Token::Move(Move::Play(square)) = m.token {
-                if replay.try_place(square, m.color) {
+                if replay.try_place(square, m.color).is_some() {
                     watch.position(&before, ply, Move::Play(square));
                     ply += 1;
                     continue;
