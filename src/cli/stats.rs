@@ -57,7 +57,9 @@ enum By {
 
 /// What one game brings.
 struct Counted {
+    /// Its keys (its year is `year` instead: a number, nothing allocated).
     keys: [Option<String>; 2],
+    year: Option<u16>,
     winner: Option<Winner>,
     /// Black's and White's scores, in a complete game.
     scores: Option<(u8, u8)>,
@@ -176,6 +178,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let selection = args.input.selection(by == By::Opening)?;
     let mut games: HashMap<String, GameRow> = HashMap::new();
     let mut players: HashMap<String, PlayerRow> = HashMap::new();
+    let mut years: HashMap<Option<u16>, GameRow> = HashMap::new();
     let job = &mut Replayed {
         options: args.input.options().reading_ahead(),
         selection: &selection,
@@ -183,7 +186,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         work: |g: &Replay<'_>| {
             let tags = &g.record.tags;
             let keys = match by {
-                By::Year => [year(g.record).map(|y| y.to_string()), None],
+                By::Year => [None, None],
                 By::Event => [tags.event.clone(), None],
                 By::Opening => [g.found.opening.map(|o| o.name().to_owned()), None],
                 By::Player => [tags.black.clone(), tags.white.clone()],
@@ -191,6 +194,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             Out {
                 item: Counted {
                     keys,
+                    year: (by == By::Year).then(|| year(g.record)).flatten(),
                     winner: winner(g.record, g.report),
                     scores: g
                         .report
@@ -214,6 +218,10 @@ pub fn run(args: Args) -> Result<Outcome> {
                         }
                     }
                 }
+                By::Year => {
+                    let black = c.scores.map(|(black, _)| black);
+                    years.entry(c.year).or_default().add(c.winner, black);
+                }
                 _ => {
                     let [key, _] = std::mem::take(&mut c.keys);
                     let key = key.unwrap_or_default();
@@ -228,6 +236,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         },
     };
     let totals = run_inputs(&args.input, job)?;
+    // Years are counted by number; their rows are named like the others.
+    games.extend(
+        years
+            .into_iter()
+            .map(|(y, row)| (y.map(|y| y.to_string()).unwrap_or_default(), row)),
+    );
     let mut rows: Vec<(String, Vec<String>, u64)> = match by {
         By::Player => players
             .into_iter()
