@@ -274,9 +274,10 @@ impl Seen {
     }
 }
 
-/// A multiply-and-rotate hash for pairs of bitboards: they are already
-/// well spread, and no one chooses them to collide, so SipHash's
-/// protection is not needed here and its time is.
+/// A multiply-and-rotate hash for pairs of bitboards, and for 128-bit
+/// keys that are hashes already (`--unique`'s game keys): they are well
+/// spread, and no one chooses them to collide, so SipHash's protection is
+/// not needed here and its time is.
 #[derive(Default, Clone, Copy, Debug)]
 pub struct PairHasher(u64);
 
@@ -290,6 +291,12 @@ impl Hasher for PairHasher {
     #[inline]
     fn write_u64(&mut self, n: u64) {
         self.0 = (self.0.rotate_left(23) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[inline]
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
     }
 
     #[inline]

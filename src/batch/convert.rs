@@ -1,10 +1,12 @@
 //! Read, replay, choose and write, in one place.
 
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 
 use crate::batch::pipeline::{run, BatchError, Options};
 use crate::batch::report::{losses, Chosen, Flag, SliceReport};
 use crate::formats::{Format, GameReader, GameWriter, WriteError};
+use crate::positions::PairHasher;
 use crate::record::Report;
 use crate::select::{duplicate_key, Findings, Selection};
 use crate::table::Game;
@@ -13,7 +15,7 @@ use crate::GameRecord;
 /// The duplicate keys of the games kept so far, across every input of a
 /// run (`--unique`): the first of equal games is kept.
 #[derive(Clone, Debug, Default)]
-pub struct Seen(HashSet<u128>);
+pub struct Seen(HashSet<u128, BuildHasherDefault<PairHasher>>);
 
 impl Seen {
     /// Whether a game with `key` is new (and now seen).
