@@ -325,3 +325,32 @@ pub(crate) fn colors(g: &GameRecord) -> String {
         })
         .collect()
 }
+
+/// Where a game starts: its number, line and byte.
+pub(crate) type Origin = (u64, Option<u32>, u64);
+
+/// Where the pipeline, run with `options`, puts each game `reader` reads:
+/// cut into chunks or not, they must be where the sequential reader puts
+/// them.
+pub(crate) fn pipeline_origins(
+    reader: impl crate::formats::GameReader,
+    options: &crate::batch::Options,
+) -> Vec<Origin> {
+    let mut seen = Vec::new();
+    crate::batch::run(
+        reader,
+        options,
+        |games| {
+            games
+                .iter()
+                .map(|g| (g.origin.index, g.origin.line, g.origin.byte))
+                .collect::<Vec<_>>()
+        },
+        |ids| {
+            seen.extend(ids);
+            Ok(())
+        },
+    )
+    .expect("no failure");
+    seen
+}

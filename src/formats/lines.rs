@@ -415,25 +415,30 @@ pub fn count_lines(bytes: &[u8]) -> u32 {
 mod tests {
     use super::*;
 
+    /// A line as the tests write it: number, byte, text or length.
+    fn shown(line: Line<'_>) -> String {
+        match line {
+            Line::Text { number, byte, text } => {
+                format!("{number}@{byte}:{}", String::from_utf8_lossy(text))
+            }
+            Line::TooLong {
+                number,
+                byte,
+                len,
+                head,
+            } => format!(
+                "{number}@{byte}:long {len} {}",
+                String::from_utf8_lossy(head)
+            ),
+        }
+    }
+
     fn all(input: &[u8], max: usize) -> Vec<String> {
         // A tiny buffer so that lines and terminators straddle reads.
         let mut lines = Lines::new(io::BufReader::with_capacity(3, input), max);
         let mut out = Vec::new();
         while let Some(line) = lines.next_line().unwrap() {
-            out.push(match line {
-                Line::Text { number, byte, text } => {
-                    format!("{number}@{byte}:{}", String::from_utf8_lossy(text))
-                }
-                Line::TooLong {
-                    number,
-                    byte,
-                    len,
-                    head,
-                } => format!(
-                    "{number}@{byte}:long {len} {}",
-                    String::from_utf8_lossy(head)
-                ),
-            });
+            out.push(shown(line));
         }
         out
     }
@@ -459,20 +464,7 @@ mod tests {
     /// [`all`] writes it.
     fn in_place(input: &[u8], max: usize, lines: u32, byte: u64) -> Vec<String> {
         SliceLines::new(input, max, lines, byte)
-            .map(|line| match line {
-                Line::Text { number, byte, text } => {
-                    format!("{number}@{byte}:{}", String::from_utf8_lossy(text))
-                }
-                Line::TooLong {
-                    number,
-                    byte,
-                    len,
-                    head,
-                } => format!(
-                    "{number}@{byte}:long {len} {}",
-                    String::from_utf8_lossy(head)
-                ),
-            })
+            .map(shown)
             .collect()
     }
 

@@ -8,7 +8,7 @@ use crate::formats::chunk::{read_all, Chunker};
 use crate::formats::lines::{Cut, Lines, MAX_LINE};
 use crate::formats::{ggf, jsonl, transcript, wthor, Format, GameReader};
 use crate::table::Game;
-use crate::testkit::{decorate, random_game, Play, Rng};
+use crate::testkit::{decorate, pipeline_origins, random_game, Origin, Play, Rng};
 
 /// Every game (with its spans and text) and the failure, as text.
 fn shown(games: &[crate::GameRecord], error: Option<String>) -> Vec<String> {
@@ -321,7 +321,7 @@ fn tiny_chunks_keep_the_games_in_order_with_their_positions() {
         })
         .collect();
     for format in [Format::Transcript, Format::Ggf] {
-        let expected: Vec<(u64, Option<u32>, u64)> = format
+        let expected: Vec<Origin> = format
             .reader(text.as_bytes())
             .map(|g| {
                 g.map(|g| (g.origin.index, g.origin.line, g.origin.byte))
@@ -335,22 +335,7 @@ fn tiny_chunks_keep_the_games_in_order_with_their_positions() {
                 chunk_bytes,
                 ..Options::default()
             };
-            let mut seen = Vec::new();
-            batch::run(
-                format.reader(text.as_bytes()),
-                &options,
-                |games| {
-                    games
-                        .iter()
-                        .map(|g| (g.origin.index, g.origin.line, g.origin.byte))
-                        .collect::<Vec<_>>()
-                },
-                |ids| {
-                    seen.extend(ids);
-                    Ok(())
-                },
-            )
-            .unwrap();
+            let seen = pipeline_origins(format.reader(text.as_bytes()), &options);
             assert_eq!(seen, expected, "{format:?} {options:?}");
         }
     }

@@ -6,13 +6,13 @@
 
 use std::io::BufReader;
 
-use crate::batch::{self, Options};
+use crate::batch::Options;
 use crate::formats::chunk::read_all;
 use crate::formats::csv::scan::Scan;
 use crate::formats::csv::Reader;
 use crate::formats::format::{GameReader, ReadOptions};
 use crate::source::ReadError;
-use crate::testkit::Rng;
+use crate::testkit::{pipeline_origins, Origin, Rng};
 use crate::GameRecord;
 
 const SIZES: [usize; 9] = [1, 2, 3, 5, 8, 13, 64, 300, 1 << 16];
@@ -351,7 +351,7 @@ fn the_pipeline_gives_a_tables_games_in_order() {
             _ => format!("{i},\"f5 \"\"d6\"\"\"\r"),
         });
     }
-    let expected: Vec<(u64, Option<u32>, u64)> = Reader::new(text.as_bytes())
+    let expected: Vec<Origin> = Reader::new(text.as_bytes())
         .flatten()
         .map(|g| (g.origin.index, g.origin.line, g.origin.byte))
         .collect();
@@ -363,22 +363,7 @@ fn the_pipeline_gives_a_tables_games_in_order() {
             chunk_bytes,
             ..Options::default()
         };
-        let mut seen = Vec::new();
-        batch::run(
-            Reader::new(text.as_bytes()),
-            &options,
-            |games| {
-                games
-                    .iter()
-                    .map(|g| (g.origin.index, g.origin.line, g.origin.byte))
-                    .collect::<Vec<_>>()
-            },
-            |ids| {
-                seen.extend(ids);
-                Ok(())
-            },
-        )
-        .expect("no failure");
+        let seen = pipeline_origins(Reader::new(text.as_bytes()), &options);
         assert_eq!(seen, expected, "{options:?}");
     }
 }
