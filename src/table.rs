@@ -218,6 +218,13 @@ impl Column {
     /// The value of this column for `game`.
     #[must_use]
     pub fn value<'a>(self, game: &Game<'a>) -> Value<'a> {
+        self.value_inlined(game)
+    }
+
+    /// [`Column::value`], inlined: called with a constant column, only
+    /// that column's arm is left (the CSV writer's row, column by column).
+    #[inline(always)]
+    pub(crate) fn value_inlined<'a>(self, game: &Game<'a>) -> Value<'a> {
         let record = game.record;
         let finish = &game.report.finish;
         let text = |t: &'a Option<String>| t.as_deref().map_or(Value::Null, Value::Str);
@@ -301,18 +308,32 @@ fn needs_quotes(field: &[u8]) -> bool {
             | has_zero(x ^ (ONES * u64::from(b'\n')))
             | has_zero(x ^ (ONES * u64::from(b'\r')))
     };
-    let mut words = field.chunks_exact(8);
-    for word in &mut words {
+    let word = |at: usize| {
         let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(word);
-        if special(u64::from_le_bytes(bytes)) {
+        if let Some(eight) = field.get(at..at + 8) {
+            bytes.copy_from_slice(eight);
+        }
+        u64::from_le_bytes(bytes)
+    };
+    let len = field.len();
+    if len < 8 {
+        // Zero bytes are not special: a short field padded with them.
+        let mut bytes = [0u8; 8];
+        for (b, &f) in bytes.iter_mut().zip(field) {
+            *b = f;
+        }
+        return special(u64::from_le_bytes(bytes));
+    }
+    // Whole words, then the last eight bytes (overlapping the words
+    // before them) for the rest.
+    let mut at = 0;
+    while at + 8 <= len {
+        if special(word(at)) {
             return true;
         }
+        at += 8;
     }
-    words
-        .remainder()
-        .iter()
-        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    at < len && special(word(len - 8))
 }
 
 /// The name under which the table keeps a date as the record wrote it,

@@ -420,3 +420,89 @@ a2b1a8c1g1f7g8e8f8b8g7h8h7h6h2g2h1"
     assert!(sniff(&text[..200]));
     assert_eq!(sniff_delimiter(&text[..200], None), b',');
 }
+
+/// The row as [`crate::table::Column::value`] gives it, field by field,
+/// written by the csv crate: what the unrolled writer must equal.
+fn row_by_value(game: &Game<'_>) -> Vec<u8> {
+    use crate::table::{Column, Value};
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let fields: Vec<String> = Column::ALL
+        .iter()
+        .map(|column| match column.value(game) {
+            Value::Null => String::new(),
+            Value::Int(n) => n.to_string(),
+            Value::Str(text) => text.to_owned(),
+            Value::Text(text) => text,
+        })
+        .collect();
+    writer.write_record(&fields).unwrap();
+    writer.into_inner().unwrap()
+}
+
+#[test]
+fn rows_equal_the_columns_values_on_every_kind_of_game() {
+    use crate::testkit::{decorate, random_game, Play, Rng};
+    use crate::{Move, RecordedMove, Square, Token};
+    let mut rng = Rng::new(1123);
+    let mut kinds = [0usize; 3];
+    for i in 0..3000 {
+        let play = Play {
+            stop: [0, 0, 3][i % 3],
+            written_passes: [0, 50, 100][i % 3],
+            odd_start: [0, 10, 30][i % 3],
+        };
+        let mut g = random_game(&mut rng, play);
+        if rng.chance(50) {
+            decorate(&mut rng, &mut g);
+        }
+        match rng.below(8) {
+            // An illegal move somewhere.
+            0 if !g.moves.is_empty() => {
+                let at = rng.below(g.moves.len());
+                g.moves[at] = RecordedMove::new(Move::Play(Square::all().nth(27).unwrap()));
+            }
+            // An unreadable token.
+            1 => {
+                let at = rng.below(g.moves.len() + 1);
+                g.moves.insert(at, RecordedMove::new(Move::Pass));
+                g.moves[at].token = Token::Unreadable;
+                g.unreadable.push((at, "z9".into()));
+            }
+            2 => {
+                g.other_board = Some(OtherBoard {
+                    size: 10,
+                    start: "10x10 start".into(),
+                });
+            }
+            3 => {
+                g.tags.date = Some(
+                    rng.pick(&[
+                        "2004",
+                        "2004.05.12",
+                        "2003.12.15_12:33:18.MST",
+                        "soon, maybe",
+                    ])
+                    .into(),
+                )
+            }
+            _ => {}
+        }
+        let (report, opening) = replay_named(&g);
+        let game = Game::new(rng.pick(&["in.wtb", "a,b.txt", "q\"uote.ggf"]), &g, &report)
+            .with_opening(opening);
+        kinds[game.status() as usize] += 1;
+        let mut row = Vec::new();
+        write::Table.write(&game, &mut row);
+        assert_eq!(
+            String::from_utf8_lossy(&row),
+            String::from_utf8_lossy(&row_by_value(&game)),
+            "game {i}"
+        );
+    }
+    assert!(
+        kinds.iter().all(|&n| n > 100),
+        "every status is met: {kinds:?}"
+    );
+}

@@ -9,6 +9,10 @@ use crate::table::{push_csv_field, Column, Game, Value};
 /// Writes the table as CSV.
 pub(super) struct Table;
 
+/// Room a row takes besides its moves: a WTHOR row with long names is
+/// about 200 bytes, so one reservation covers nearly every row.
+const ROW_ROOM: usize = 256;
+
 impl TextFormat for Table {
     fn header(&self, out: &mut Vec<u8>) {
         for (i, column) in Column::ALL.into_iter().enumerate() {
@@ -20,31 +24,71 @@ impl TextFormat for Table {
         out.push(b'\n');
     }
 
+    /// The row, written column by column with each column a constant, so
+    /// that only its own arm of [`Column::value`] is compiled in (a loop
+    /// over [`Column::ALL`] would match every column against all 24).
     fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
-        let mut num = itoa::Buffer::new();
-        for (i, column) in Column::ALL.into_iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            match column {
-                Column::Moves if plain_moves(game, out) => continue,
-                // Digits, signs, `-`, `/`, spaces and words: never quoted.
-                Column::RecordedResult => {
-                    if let Some(result) = &game.record.result {
-                        result.push_to(out);
-                    }
-                    continue;
-                }
-                _ => {}
-            }
-            match column.value(game) {
-                Value::Null => {}
-                Value::Int(n) => out.extend_from_slice(num.format(n).as_bytes()),
-                Value::Str(text) => push_csv_field(out, text.as_bytes()),
-                Value::Text(text) => push_csv_field(out, text.as_bytes()),
-            }
+        out.reserve(ROW_ROOM + 2 * game.record.moves.len());
+        macro_rules! row {
+            ($first:literal $($i:literal)*) => {
+                field(Column::ALL[$first], game, out);
+                $(
+                    out.push(b',');
+                    field(Column::ALL[$i], game, out);
+                )*
+            };
         }
+        row!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23);
         out.push(b'\n');
+    }
+}
+
+// The row above names every column once.
+const _: () = assert!(Column::ALL.len() == 24);
+
+/// One field of the row.
+#[inline(always)]
+fn field(column: Column, game: &Game<'_>, out: &mut Vec<u8>) {
+    match column {
+        Column::Moves if plain_moves(game, out) => return,
+        // Digits, signs, `-`, `/`, spaces and words: never quoted.
+        Column::RecordedResult => {
+            if let Some(result) = &game.record.result {
+                result.push_to(out);
+            }
+            return;
+        }
+        _ => {}
+    }
+    match column.value_inlined(game) {
+        Value::Null => {}
+        Value::Int(n) => push_uint(out, n),
+        Value::Str(text) => push_csv_field(out, text.as_bytes()),
+        Value::Text(text) => push_csv_field(out, text.as_bytes()),
+    }
+}
+
+/// Each square's name, by index.
+const SQUARE_NAMES: [[u8; 2]; 64] = {
+    let mut names = [[0; 2]; 64];
+    let mut i = 0;
+    while i < 64 {
+        names[i] = [b'a' + (i % 8) as u8, b'1' + (i / 8) as u8];
+        i += 1;
+    }
+    names
+};
+
+/// The decimal digits of `n`; the counts and scores of a row (below 100)
+/// from a table.
+#[inline(always)]
+fn push_uint(out: &mut Vec<u8>, n: u64) {
+    if n < 10 {
+        out.push(b'0' + n as u8);
+    } else if n < 100 {
+        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+    } else {
+        out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
     }
 }
 
@@ -55,14 +99,28 @@ fn plain_moves(game: &Game<'_>, out: &mut Vec<u8>) -> bool {
     if game.report.error.is_some() || !game.record.unreadable.is_empty() {
         return false;
     }
-    out.reserve(game.record.moves.len() * 2);
+    // Two bytes a move written into room made for all of them, then cut
+    // to what was written (a recorded pass writes nothing).
+    let start = out.len();
+    out.resize(start + 2 * game.record.moves.len(), 0);
+    let mut pairs = out[start..].chunks_exact_mut(2);
+    let mut passes = 0;
     for m in &game.record.moves {
         match m.token {
-            Token::Move(Move::Play(square)) => out.extend_from_slice(&square.to_ascii()),
-            Token::Move(Move::Pass) => {}
+            Token::Move(Move::Play(square)) => {
+                if let Some(pair) = pairs.next() {
+                    pair.copy_from_slice(&SQUARE_NAMES[square.index() & 63]);
+                }
+            }
+            Token::Move(Move::Pass) => passes += 1,
             // No unreadable token when the list of their texts is empty.
-            Token::Unreadable => return false,
+            Token::Unreadable => {
+                out.truncate(start);
+                return false;
+            }
         }
     }
+    let end = out.len() - 2 * passes;
+    out.truncate(end);
     true
 }
