@@ -40,6 +40,13 @@ impl Square {
         }
     }
 
+    /// The square of index `index % 64`: a constructor with nothing to
+    /// check, for loops that check their input another way.
+    #[inline(always)]
+    pub(crate) const fn from_index_wrapping(index: u8) -> Square {
+        Square(index & 63)
+    }
+
     /// Index 0–63 (`8 * row + column`).
     #[must_use]
     pub const fn index(self) -> usize {

@@ -266,18 +266,6 @@ pub(crate) fn board(text: &[u8]) -> Result<(Position, usize), BoardError> {
     Ok((Position::new(board, side), side_at + 1))
 }
 
-/// The square of a two-byte name (`f5`, `F5`), by one lookup of each byte.
-fn square_of(pair: &[u8]) -> Option<Square> {
-    match *pair {
-        [c, r] => {
-            let column = COLUMN.get(usize::from(c)).copied()?;
-            let row = ROW.get(usize::from(r)).copied()?;
-            Square::from_coords(column, row)
-        }
-        _ => None,
-    }
-}
-
 /// The column of a square's letter, either case; 8 (none) for any other
 /// byte.
 static COLUMN: [u8; 256] = {
@@ -459,19 +447,26 @@ impl<'a> LineParser<'a> {
             return false;
         }
         let moves = self.record.moves.len();
-        self.record.moves.reserve(text.len() / 2);
+        let (pairs, _) = text.as_chunks::<2>();
+        // Every pair becomes a square without a branch (a pair that names
+        // none, as some square) and `bad` gathers the tables' "none" bit:
+        // one pass, written without a capacity check a move.
+        let mut bad = 0u8;
         let mut uppers = 0;
-        for pair in text.chunks_exact(2) {
-            let Some(square) = square_of(pair) else {
-                self.record.moves.truncate(moves);
-                return false;
-            };
+        self.record.moves.extend(pairs.iter().map(|&[c, r]| {
+            let column = COLUMN[usize::from(c)];
+            let row = ROW[usize::from(r)];
+            bad |= column | row;
             // A letter's case bit: clear in upper case.
-            uppers += usize::from(pair.first().is_some_and(|c| c & 0x20 == 0));
-            self.record.moves.push(RecordedMove {
-                token: Token::Move(Move::Play(square)),
+            uppers += usize::from(c & 0x20 == 0);
+            RecordedMove {
+                token: Token::Move(Move::Play(Square::from_index_wrapping(row << 3 | column))),
                 color: None,
-            });
+            }
+        }));
+        if bad & 8 != 0 {
+            self.record.moves.truncate(moves);
+            return false;
         }
         let start = self.offset(text);
         // Two bytes a move: the spans follow from the first.
