@@ -447,13 +447,13 @@ impl<'a> LineParser<'a> {
             return false;
         }
         let moves = self.record.moves.len();
-        let (pairs, _) = text.as_chunks::<2>();
         // Every pair becomes a square without a branch (a pair that names
         // none, as some square) and `bad` gathers the tables' "none" bit:
         // one pass, written without a capacity check a move.
         let mut bad = 0u8;
         let mut uppers = 0;
-        self.record.moves.extend(pairs.iter().map(|&[c, r]| {
+        self.record.moves.extend(text.chunks_exact(2).map(|pair| {
+            let (c, r) = (pair[0], pair[1]);
             let column = COLUMN[usize::from(c)];
             let row = ROW[usize::from(r)];
             bad |= column | row;
