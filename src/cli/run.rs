@@ -203,21 +203,21 @@ where
                     games: Vec::with_capacity(records.len()),
                     report: SliceReport::default(),
                 };
-                for record in records {
+                for record in &records {
                     slice.report.read += 1;
-                    slice.report.quirks.add(&record);
+                    slice.report.quirks.add(record);
                     slice.report.last_byte = record.origin.byte;
-                    let (report, found) = selection.replay(&record);
-                    if !selection.filter.accepts(&record, &report, &found) {
+                    let (report, found) = selection.replay(record);
+                    if !selection.filter.accepts(record, &report, &found) {
                         continue;
                     }
                     let out = work(&Replay {
                         source: name,
-                        record: &record,
+                        record,
                         report: &report,
                         found: &found,
                     });
-                    let key = unique.then(|| duplicate_key(&record));
+                    let key = unique.then(|| duplicate_key(record));
                     slice.games.push((key, report.status(), out));
                 }
                 slice
