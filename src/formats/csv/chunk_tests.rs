@@ -67,12 +67,18 @@ fn whole(bytes: &[u8], delimiter: u8) -> Vec<String> {
         }
         let pos = record.position().expect("a position");
         let (line, byte) = record_start(bytes, pos.byte(), pos.line());
-        let text = record.iter().collect::<Vec<_>>();
+        // The record as written: to where csv stopped reading (the first
+        // byte of its line end), line ends cut.
+        let end = usize::try_from(rows.position().byte()).unwrap();
+        let mut raw = &bytes[usize::try_from(byte).unwrap()..end];
+        while let [rest @ .., b'\r' | b'\n'] = raw {
+            raw = rest;
+        }
         out.push(format!(
             "{}@{}:{}",
             line,
             byte,
-            text.join(&char::from(delimiter).to_string())
+            String::from_utf8_lossy(raw)
         ));
     }
     out
@@ -279,10 +285,11 @@ fn games_and_their_defects_keep_their_positions_in_any_chunks() {
     };
     // A record starts after the line ends and blank lines before it
     // (csv-core leaves the `\n` of a CRLF and blank lines to the next
-    // record; these were a line or more early before).
-    assert_eq!(at(&games[0]), (Some(2), 15, (2, 6, 20)));
+    // record; these were a line or more early before). A quoted moves
+    // field's text starts after its quote (these were a column early).
+    assert_eq!(at(&games[0]), (Some(2), 15, (2, 7, 21)));
     assert_eq!(at(&games[1]), (Some(5), 34, (5, 10, 43)));
-    assert_eq!(at(&games[3]), (Some(8), 67, (8, 6, 72)));
+    assert_eq!(at(&games[3]), (Some(8), 67, (8, 7, 73)));
 }
 
 #[test]
@@ -334,7 +341,8 @@ fn a_row_that_is_not_utf8_stops_the_reading_after_the_rows_before() {
     // A byte that is not UTF-8 but in no field (its quote taken out
     // makes the field UTF-8): read, as csv reads it.
     let text = b"moves,x\nf5,\"\xC3\"\xA9\n";
-    assert_eq!(whole(text, b','), ["2@8:f5,\u{e9}"]);
+    // The record's text, kept for messages, is the line as written.
+    assert_eq!(whole(text, b','), ["2@8:f5,\"\u{FFFD}\"\u{FFFD}"]);
     for size in SIZES {
         assert_eq!(chunked(text, None, size), whole(text, b','));
     }

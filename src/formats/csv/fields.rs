@@ -50,10 +50,13 @@ pub(super) fn with_parser<T>(delimiter: u8, read: impl FnOnce(&mut csv_core::Rea
     })
 }
 
-/// One record's fields, all UTF-8.
+/// One record's fields, all UTF-8, and the record as written.
 pub(super) struct Fields<'a> {
     text: &'a str,
     ends: &'a [usize],
+    /// The record's bytes from its first to its line end (quotes, doubled
+    /// quotes and delimiters as written).
+    raw: &'a [u8],
 }
 
 impl<'a> Fields<'a> {
@@ -70,6 +73,37 @@ impl<'a> Fields<'a> {
     /// Every field in order.
     pub(super) fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {
         (0..self.ends.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The record as written.
+    pub(super) fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// Where the `i`th field starts in the record as written, and whether
+    /// it is quoted (its text then starts a byte later). Read as csv-core
+    /// reads: a quote opens a quoted field only at a field's start, `""`
+    /// inside is a quote, and bytes after the closing quote belong to the
+    /// field up to the next delimiter.
+    pub(super) fn raw_start(&self, i: usize, delimiter: u8) -> Option<(usize, bool)> {
+        let raw = self.raw;
+        let mut at = 0;
+        for _ in 0..i {
+            if raw.get(at) == Some(&b'"') {
+                at += 1;
+                loop {
+                    at += memchr::memchr(b'"', raw.get(at..)?)?;
+                    if raw.get(at + 1) == Some(&b'"') {
+                        at += 2;
+                    } else {
+                        at += 1;
+                        break;
+                    }
+                }
+            }
+            at += memchr::memchr(delimiter, raw.get(at..)?)? + 1;
+        }
+        Some((at, raw.get(at) == Some(&b'"')))
     }
 }
 
@@ -163,7 +197,22 @@ pub(super) fn read_records(
             // Fields that are UTF-8 one by one are so together.
             return Ok(());
         };
-        if !each(&Fields { text, ends }, start) {
+        // The record as written: from its start to its line end, which
+        // csv-core has begun to read.
+        let raw = bytes
+            .get(usize::try_from(start.byte - at.byte).unwrap_or(usize::MAX)..read)
+            .unwrap_or_default();
+        let raw = raw
+            .get(
+                ..raw.len()
+                    - raw
+                        .iter()
+                        .rev()
+                        .take_while(|&&b| matches!(b, b'\r' | b'\n'))
+                        .count(),
+            )
+            .unwrap_or_default();
+        if !each(&Fields { text, ends, raw }, start) {
             return Ok(());
         }
     }

@@ -275,24 +275,31 @@ fn build(row: &Fields<'_>, cols: &Columns, pos: At, index: u64) -> GameRecord {
     let get = |i: Option<usize>| i.and_then(|i| row.get(i)).filter(|s| !s.is_empty());
     let number = |i: Option<usize>| get(i).map(str::trim);
     let moves_text = row.get(cols.moves).unwrap_or("");
-    // Columns before the moves, with their delimiters: where the moves
-    // start on the line when no field is quoted.
-    let offset: usize = (0..cols.moves)
-        .map(|i| row.get(i).map_or(0, str::len) + 1)
-        .sum();
-    let line_text = row
+    // Where the moves field starts as written: after the fields before it
+    // (quoted ones with their quotes and line breaks) and its own quote.
+    let raw = row.raw();
+    let (offset, quoted) = row
+        .raw_start(cols.moves, cols.delimiter)
+        .unwrap_or((0, false));
+    let before = raw.get(..offset).unwrap_or_default();
+    let newlines = before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
         .iter()
-        .collect::<Vec<_>>()
-        .join(&char::from(cols.delimiter).to_string());
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |k| k + 1);
+    let column_shift = String::from_utf8_lossy(before.get(line_start..).unwrap_or_default())
+        .chars()
+        .count()
+        + usize::from(quoted);
     let ctx = LineContext {
-        line: pos.line,
-        byte: pos.byte + offset as u64,
+        line: pos
+            .line
+            .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX)),
+        byte: pos.byte + (offset + usize::from(quoted)) as u64,
         index,
     };
     let mut record = parse_line(moves_text.as_bytes(), ctx).unwrap_or_default();
-    let column_shift = line_text
-        .get(..offset.min(line_text.len()))
-        .map_or(0, |before| before.chars().count()) as u32;
+    let column_shift = u32::try_from(column_shift).unwrap_or(u32::MAX);
     // The moves were read as a line of their own: their spans start
     // from the line's start, the field's bytes already counted.
     record.spans.shift(0, column_shift);
@@ -302,7 +309,7 @@ fn build(row: &Fields<'_>, cols: &Columns, pos: At, index: u64) -> GameRecord {
     record.origin.index = index;
     record.origin.line = Some(pos.line);
     record.origin.byte = pos.byte;
-    record.origin.text = Some(line_text.into());
+    record.origin.text = Some(String::from_utf8_lossy(raw).into());
     let tags = &mut record.tags;
     tags.event = get(cols.event).map(str::to_owned);
     tags.date = get(cols.date).map(str::to_owned);

@@ -506,3 +506,35 @@ fn rows_equal_the_columns_values_on_every_kind_of_game() {
         "every status is met: {kinds:?}"
     );
 }
+
+#[test]
+fn moves_after_quoted_fields_are_placed_where_they_are_written() {
+    // A quoted name with a comma, one with a line break, a quoted moves
+    // field: each unreadable `zz` named at its own line, column and byte.
+    let text = "black,moves\n\"Smith, John\",f5d6c3zz\n\"two\nlines\",f5 zz\nx,\"f5 zz\"\n";
+    let games = read(text);
+    let at: Vec<(u32, u32, u64)> = games
+        .iter()
+        .map(|g| {
+            let span = g
+                .replay()
+                .error
+                .expect("an invalid game")
+                .span(g)
+                .expect("a span");
+            (span.line, span.column, span.byte)
+        })
+        .collect();
+    assert_eq!(at, [(2, 21, 32), (4, 11, 50), (5, 7, 59)]);
+    for (g, at) in games.iter().zip(&at) {
+        let byte = usize::try_from(at.2).unwrap();
+        assert_eq!(&text[byte..byte + 2], "zz");
+        // The line the message shows is the line as written.
+        let shown = g.origin.line_text(at.0).expect("the line");
+        assert_eq!(shown.chars().nth(at.1 as usize - 1), Some('z'), "{shown:?}");
+    }
+    assert_eq!(
+        games[1].origin.text.as_deref(),
+        Some("\"two\nlines\",f5 zz")
+    );
+}
