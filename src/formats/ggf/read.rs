@@ -57,8 +57,8 @@ struct Lexer {
     state: State,
     game: Option<Draft>,
     games: u64,
-    /// A completed game not yet handed out.
-    ready: Option<GameRecord>,
+    /// Completed games not yet handed out, in input order.
+    ready: Vec<GameRecord>,
     /// The buffers of the last game, reused by the next.
     spare: Spare,
 }
@@ -72,14 +72,15 @@ impl Lexer {
             state: State::Outside,
             game: None,
             games: 0,
-            ready: None,
+            ready: Vec::new(),
             spare: Spare::default(),
         }
     }
 
-    /// Reads bytes from `chunk` until a game is complete (it is then in
-    /// `ready`) or the chunk ends; returns how many bytes were read.
-    fn feed(&mut self, chunk: &[u8]) -> usize {
+    /// Reads bytes from `chunk` until it ends, or with `one` until a game
+    /// is complete; the games go to `ready`. Returns how many bytes were
+    /// read.
+    fn feed(&mut self, chunk: &[u8], one: bool) -> usize {
         let mut used = 0;
         while let Some(rest) = chunk.get(used..) {
             if matches!(self.state, State::Tags) {
@@ -102,7 +103,7 @@ impl Lexer {
             let Some(&b) = rest.first() else { break };
             self.byte(b);
             used += 1;
-            if self.ready.is_some() {
+            if one && !self.ready.is_empty() {
                 break;
             }
         }
@@ -316,7 +317,7 @@ impl Lexer {
         if let Some(game) = self.game.take() {
             let (record, spare) = game.finish();
             self.spare = spare;
-            self.ready = Some(record);
+            self.ready.push(record);
         }
     }
 
@@ -535,8 +536,8 @@ impl Lexer {
         self.finish();
     }
 
-    /// The end of the input: completes what is open.
-    fn end(&mut self) -> Option<GameRecord> {
+    /// The end of the input: completes what is open (into `ready`).
+    fn end(&mut self) {
         let state = std::mem::replace(&mut self.state, State::Outside);
         match state {
             State::Outside => {}
@@ -559,7 +560,6 @@ impl Lexer {
             }
             State::Skip | State::SkipSemi | State::SkipParen(_) => self.finish(),
         }
-        self.ready.take()
     }
 }
 
@@ -762,20 +762,18 @@ impl ChunkParser for Chunks {
                 lexer
             }
         };
-        let mut used = 0;
-        while let Some(rest) = chunk.bytes.get(used..).filter(|r| !r.is_empty()) {
-            used += lexer.feed(rest);
-            if let Some(record) = lexer.ready.take() {
-                out.push(record);
-            }
-        }
+        // The games go straight to `out`, not one by one through `ready`.
+        std::mem::swap(&mut lexer.ready, out);
+        lexer.feed(&chunk.bytes, false);
+        std::mem::swap(&mut lexer.ready, out);
         let between = matches!(lexer.state, State::Outside) && lexer.game.is_none();
         (!between).then(|| Carry(Box::new(lexer)))
     }
 
     fn finish(&self, carry: Carry, out: &mut Vec<GameRecord>) {
         if let Ok(mut lexer) = carry.0.downcast::<Lexer>() {
-            out.extend(lexer.end());
+            lexer.end();
+            out.append(&mut lexer.ready);
         }
     }
 }
@@ -784,10 +782,13 @@ impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<GameRecord, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
         loop {
+            if !self.lexer.ready.is_empty() {
+                return Some(Ok(self.lexer.ready.remove(0)));
+            }
+            if self.done {
+                return None;
+            }
             let chunk = match self.input.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -798,13 +799,11 @@ impl<R: BufRead> Iterator for Reader<R> {
             };
             if chunk.is_empty() {
                 self.done = true;
-                return self.lexer.end().map(Ok);
+                self.lexer.end();
+                continue;
             }
-            let used = self.lexer.feed(chunk);
+            let used = self.lexer.feed(chunk, true);
             self.input.consume(used);
-            if let Some(record) = self.lexer.ready.take() {
-                return Some(Ok(record));
-            }
         }
     }
 }
