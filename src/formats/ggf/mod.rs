@@ -64,6 +64,8 @@ use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::record::ResultValue;
 use crate::table::Game;
 
+#[cfg(test)]
+mod lean_tests;
 mod read;
 mod syntax;
 mod tags;

@@ -8,11 +8,11 @@ use crate::formats::format::GameReader;
 use crate::formats::ggf::syntax::{
     is, len32, BLANK, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT, NAME, VALUE_END,
 };
-use crate::formats::ggf::tags::{plain_move, shown, Draft};
+use crate::formats::ggf::tags::{shown, Draft, Spare, STANDARD_BOARD};
 use crate::formats::lines::{rest, wanted};
-use crate::record::{MoveNote, Origin};
+use crate::record::Origin;
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
-use crate::{Color, GameRecord};
+use crate::GameRecord;
 
 /// Where the lexer is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -57,10 +57,10 @@ struct Lexer {
     state: State,
     game: Option<Draft>,
     games: u64,
-    /// A completed game not yet handed out.
-    ready: Option<GameRecord>,
-    /// Name and value buffers of the last game, reused by the next.
-    spare: (Vec<u8>, Vec<u8>),
+    /// Completed games not yet handed out, in input order.
+    ready: Vec<GameRecord>,
+    /// The buffers of the last game, reused by the next.
+    spare: Spare,
 }
 
 impl Lexer {
@@ -72,14 +72,15 @@ impl Lexer {
             state: State::Outside,
             game: None,
             games: 0,
-            ready: None,
-            spare: (Vec::new(), Vec::new()),
+            ready: Vec::new(),
+            spare: Spare::default(),
         }
     }
 
-    /// Reads bytes from `chunk` until a game is complete (it is then in
-    /// `ready`) or the chunk ends; returns how many bytes were read.
-    fn feed(&mut self, chunk: &[u8]) -> usize {
+    /// Reads bytes from `chunk` until it ends, or with `one` until a game
+    /// is complete; the games go to `ready`. Returns how many bytes were
+    /// read.
+    fn feed(&mut self, chunk: &[u8], one: bool) -> usize {
         let mut used = 0;
         while let Some(rest) = chunk.get(used..) {
             if matches!(self.state, State::Tags) {
@@ -102,7 +103,7 @@ impl Lexer {
             let Some(&b) = rest.first() else { break };
             self.byte(b);
             used += 1;
-            if self.ready.is_some() {
+            if one && !self.ready.is_empty() {
                 break;
             }
         }
@@ -135,20 +136,14 @@ impl Lexer {
                 column = column.saturating_add(1);
                 continue;
             }
-            if let [name @ (b'B' | b'W'), b'[', c, r, b']', ..] = *tail {
-                // The most common tag by far, `B[f5]`, without the
-                // general steps: what `Draft::apply_tag` makes of it.
-                if let Some(token) = plain_move(&[c, r], &[]) {
-                    let color = if name == b'B' {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let tag = Span::new(self.pos.byte + taken as u64, self.pos.line, column, 0);
-                    let span = tag.advanced(2).with_len(2);
-                    game.push_move(color, token, MoveNote::default(), span);
-                    taken += 5;
-                    column = column.saturating_add(5);
+            if let [b'B' | b'W', b'[', _, _, b']', ..] = *tail {
+                // The most common tags by far, `B[f5]W[d6]…`, without the
+                // general steps: what `Draft::apply_tag` makes of them.
+                let tag = Span::new(self.pos.byte + taken as u64, self.pos.line, column, 0);
+                let moves = game.push_plain_run(tail, tag.advanced(2).with_len(2));
+                if moves > 0 {
+                    taken += moves;
+                    column = column.saturating_add(len32(moves));
                     continue;
                 }
             }
@@ -163,12 +158,9 @@ impl Lexer {
             let Some(after) = tail.get(name_len + 1..) else {
                 break;
             };
-            let Some(value_len) = after.iter().position(|&b| is(b, VALUE_END)) else {
+            let Some(value_len) = plain_value(after) else {
                 break;
             };
-            if after.get(value_len) != Some(&b']') {
-                break;
-            }
             let (Some(name), Some(value)) = (tail.get(..name_len), after.get(..value_len)) else {
                 break;
             };
@@ -176,7 +168,11 @@ impl Lexer {
             let value_pos = tag.advanced(len32(name_len + 1));
             let applied = game.apply_tag(name, value, value_pos, &[]);
             taken += name_len + value_len + 2;
-            let chars = value.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            let chars = if value.is_ascii() {
+                value.len()
+            } else {
+                value.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+            };
             column = column.saturating_add(len32(name_len + 2 + chars));
             if let Err(defect) = applied {
                 failed = Some(defect);
@@ -268,7 +264,19 @@ impl Lexer {
     fn start(&mut self, start: Span, b: u8, stray: bool) {
         self.games += 1;
         let same_line = start.line == self.pos.line;
-        let mut text = Vec::with_capacity(if stray { 64 } else { 1024 });
+        let Spare {
+            mut name,
+            mut value,
+            mut text,
+            mut escapes,
+        } = std::mem::take(&mut self.spare);
+        name.clear();
+        value.clear();
+        text.clear();
+        escapes.clear();
+        if text.capacity() == 0 {
+            text.reserve(1024);
+        }
         if same_line && self.line_ok {
             text.extend_from_slice(&self.line);
             text.push(b);
@@ -277,7 +285,8 @@ impl Lexer {
         let record = GameRecord {
             moves: Vec::with_capacity(capacity),
             notes: Vec::new(),
-            spans: MoveSpans::Each(Vec::with_capacity(capacity)),
+            // Spans at the stride of `B[f5]W[d6]` until one is not.
+            spans: MoveSpans::Unknown,
             origin: Origin {
                 index: self.games,
                 line: Some(start.line),
@@ -293,11 +302,11 @@ impl Lexer {
             text_ok: same_line && self.line_ok,
             any_note: false,
             stray,
-            name: std::mem::take(&mut self.spare.0),
+            name,
             name_pos: start,
-            value: std::mem::take(&mut self.spare.1),
+            value,
             value_pos: start,
-            escapes: Vec::new(),
+            escapes,
             type_size: None,
             board_size: None,
             board_text: None,
@@ -305,12 +314,10 @@ impl Lexer {
     }
 
     fn finish(&mut self) {
-        if let Some(mut game) = self.game.take() {
-            self.spare = (
-                std::mem::take(&mut game.name),
-                std::mem::take(&mut game.value),
-            );
-            self.ready = Some(game.finish());
+        if let Some(game) = self.game.take() {
+            let (record, spare) = game.finish();
+            self.spare = spare;
+            self.ready.push(record);
         }
     }
 
@@ -529,8 +536,8 @@ impl Lexer {
         self.finish();
     }
 
-    /// The end of the input: completes what is open.
-    fn end(&mut self) -> Option<GameRecord> {
+    /// The end of the input: completes what is open (into `ready`).
+    fn end(&mut self) {
         let state = std::mem::replace(&mut self.state, State::Outside);
         match state {
             State::Outside => {}
@@ -553,8 +560,34 @@ impl Lexer {
             }
             State::Skip | State::SkipSemi | State::SkipParen(_) => self.finish(),
         }
-        self.ready.take()
     }
+}
+
+/// The length of the plain value at the start of `text`, up to its `]`:
+/// no backslash, `[` or line break in it, and no `(` but one followed by
+/// another byte than `;` (a `(;` starts a game). `None` when `text` does
+/// not hold such a value whole.
+fn plain_value(text: &[u8]) -> Option<usize> {
+    if text.get(..STANDARD_BOARD.len()) == Some(STANDARD_BOARD.as_bytes())
+        && text.get(STANDARD_BOARD.len()) == Some(&b']')
+    {
+        // The usual `BO` value, a fifth of a game as GGS writes it.
+        return Some(STANDARD_BOARD.len());
+    }
+    // A loop over a table rather than `memchr`: the other values are
+    // short, and `memchr` costs more to set up than they take to read.
+    let mut at = 0;
+    while let Some(&b) = text.get(at) {
+        if is(b, VALUE_END) {
+            match b {
+                b']' => return Some(at),
+                b'(' if text.get(at + 1).is_some_and(|&next| next != b';') => {}
+                _ => return None,
+            }
+        }
+        at += 1;
+    }
+    None
 }
 
 /// Streams games from GGF text, chunk by chunk: memory stays bounded by
@@ -729,20 +762,18 @@ impl ChunkParser for Chunks {
                 lexer
             }
         };
-        let mut used = 0;
-        while let Some(rest) = chunk.bytes.get(used..).filter(|r| !r.is_empty()) {
-            used += lexer.feed(rest);
-            if let Some(record) = lexer.ready.take() {
-                out.push(record);
-            }
-        }
+        // The games go straight to `out`, not one by one through `ready`.
+        std::mem::swap(&mut lexer.ready, out);
+        lexer.feed(&chunk.bytes, false);
+        std::mem::swap(&mut lexer.ready, out);
         let between = matches!(lexer.state, State::Outside) && lexer.game.is_none();
         (!between).then(|| Carry(Box::new(lexer)))
     }
 
     fn finish(&self, carry: Carry, out: &mut Vec<GameRecord>) {
         if let Ok(mut lexer) = carry.0.downcast::<Lexer>() {
-            out.extend(lexer.end());
+            lexer.end();
+            out.append(&mut lexer.ready);
         }
     }
 }
@@ -751,10 +782,13 @@ impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<GameRecord, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
         loop {
+            if !self.lexer.ready.is_empty() {
+                return Some(Ok(self.lexer.ready.remove(0)));
+            }
+            if self.done {
+                return None;
+            }
             let chunk = match self.input.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -765,13 +799,11 @@ impl<R: BufRead> Iterator for Reader<R> {
             };
             if chunk.is_empty() {
                 self.done = true;
-                return self.lexer.end().map(Ok);
+                self.lexer.end();
+                continue;
             }
-            let used = self.lexer.feed(chunk);
+            let used = self.lexer.feed(chunk, true);
             self.input.consume(used);
-            if let Some(record) = self.lexer.ready.take() {
-                return Some(Ok(record));
-            }
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::game::Move;
 use crate::record::{
     MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
-use crate::source::{ParseError, Span};
+use crate::source::{MoveSpans, ParseError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// How a byte reads in a message.
@@ -274,7 +274,7 @@ fn parse_move(value: &[u8], start: Span, escapes: &[usize]) -> Result<ParsedMove
 }
 
 /// The `BO` value of the standard start, as GGS writes it.
-const STANDARD_BOARD: &str =
+pub(super) const STANDARD_BOARD: &str =
     "8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *";
 
 /// The token of a `B`/`W` value that is only a square or `PA` (any case)
@@ -291,6 +291,91 @@ pub(super) fn plain_move(value: &[u8], escapes: &[usize]) -> Option<Token> {
     } else {
         None
     }
+}
+
+/// Bytes from a move tag to the next in `B[f5]W[d6]`: the stride of
+/// the moves of a game written as GGS writes them.
+const MOVE_STRIDE: u32 = 5;
+
+/// Adds the span of move `index` to `spans`. Moves at regular intervals
+/// (the usual `B[f5]W[d6]…` on one line) keep a first span and a stride,
+/// not a span each; the first move off the stride spreads them out.
+#[inline]
+fn push_span(spans: &mut MoveSpans, index: usize, span: Span) {
+    match spans {
+        MoveSpans::Every { .. } if spans.get(index) == Some(span) => {}
+        MoveSpans::Unknown if index == 0 => {
+            *spans = MoveSpans::Every {
+                first: span,
+                stride: MOVE_STRIDE,
+            };
+        }
+        _ => spread_spans(spans, index, span),
+    }
+}
+
+/// Adds the spans of `n` moves from move `index` on, the first at
+/// `first` and each [`MOVE_STRIDE`] bytes after the one before: what
+/// [`push_span`] of each in turn makes, in one step when they keep the
+/// stride of the moves before.
+fn push_spans(spans: &mut MoveSpans, index: usize, first: Span, n: usize) {
+    let regular = match spans {
+        MoveSpans::Every { .. } => spans.get(index) == Some(first),
+        MoveSpans::Unknown => index == 0,
+        MoveSpans::Each(_) => false,
+    };
+    if regular {
+        if n > 0 && index == 0 {
+            *spans = MoveSpans::Every {
+                first,
+                stride: MOVE_STRIDE,
+            };
+        }
+        return;
+    }
+    for i in 0..n {
+        let span = first.advanced(MOVE_STRIDE.saturating_mul(len32(i)));
+        push_span(spans, index + i, span);
+    }
+}
+
+/// [`push_span`] off the stride: a span each from now on.
+#[cold]
+fn spread_spans(spans: &mut MoveSpans, index: usize, span: Span) {
+    if let MoveSpans::Every { .. } = spans {
+        let mut each = Vec::with_capacity((index + 1).max(64));
+        each.extend((0..index).filter_map(|i| spans.get(i)));
+        *spans = MoveSpans::Each(each);
+    }
+    spans.push(span);
+}
+
+/// The buffers a game is read with, handed on from one game to the next
+/// so that a game allocates only what its record keeps.
+#[derive(Default)]
+pub(super) struct Spare {
+    pub(super) name: Vec<u8>,
+    pub(super) value: Vec<u8>,
+    pub(super) text: Vec<u8>,
+    pub(super) escapes: Vec<usize>,
+}
+
+/// The move of a plain move tag, `B[f5]` or `W[PA]` (what [`plain_move`]
+/// reads, with the colour of the tag).
+#[inline]
+fn plain_tag(tag: [u8; 5]) -> Option<RecordedMove> {
+    let [name, b'[', c, r, b']'] = tag else {
+        return None;
+    };
+    let color = match name {
+        b'B' => Color::Black,
+        b'W' => Color::White,
+        _ => return None,
+    };
+    Some(RecordedMove {
+        token: plain_move(&[c, r], &[])?,
+        color: Some(color),
+    })
 }
 
 /// A game (or a run of stray text) being read.
@@ -326,19 +411,63 @@ impl Draft {
     /// empty on (the earlier ones then empty), none while all are empty.
     #[inline]
     pub(super) fn push_move(&mut self, color: Color, token: Token, note: MoveNote, span: Span) {
+        if note.eval.is_none() && note.time.is_none() {
+            return self.push_plain(color, token, span);
+        }
         let record = &mut self.record;
-        if !self.any_note && (note.eval.is_some() || note.time.is_some()) {
+        if !self.any_note {
             self.any_note = true;
             record.notes.resize(record.moves.len(), MoveNote::default());
         }
-        if self.any_note {
-            record.notes.push(note);
-        }
+        record.notes.push(note);
+        let index = record.moves.len();
         record.moves.push(RecordedMove {
             token,
             color: Some(color),
         });
-        record.spans.push(span);
+        push_span(&mut record.spans, index, span);
+    }
+
+    /// Adds a move without a note: [`Draft::push_move`] of an empty note.
+    #[inline]
+    pub(super) fn push_plain(&mut self, color: Color, token: Token, span: Span) {
+        let record = &mut self.record;
+        if self.any_note {
+            record.notes.push(MoveNote::default());
+        }
+        let index = record.moves.len();
+        record.moves.push(RecordedMove {
+            token,
+            color: Some(color),
+        });
+        push_span(&mut record.spans, index, span);
+    }
+
+    /// Reads the run of plain move tags (`B[f5]`, `W[PA]`: what
+    /// [`plain_move`] reads) at the start of `text`, whose first token is
+    /// at `first` in the source; returns the bytes read. The moves are
+    /// what [`Draft::apply_tag`] makes of each tag in turn.
+    // Not inlined: in the lexer's loop it takes registers the loop needs
+    // (callgrind: 10 % more instructions for the whole parse).
+    #[inline(never)]
+    pub(super) fn push_plain_run(&mut self, text: &[u8], first: Span) -> usize {
+        let record = &mut self.record;
+        let moves = &mut record.moves;
+        let index = moves.len();
+        let mut rest = text;
+        while let Some((&tag, after)) = rest.split_first_chunk::<5>() {
+            let Some(mv) = plain_tag(tag) else {
+                break;
+            };
+            moves.push(mv);
+            rest = after;
+        }
+        let n = moves.len() - index;
+        if self.any_note {
+            record.notes.resize(moves.len(), MoveNote::default());
+        }
+        push_spans(&mut record.spans, index, first, n);
+        n * 5
     }
 
     pub(super) fn name_str(&self) -> String {
@@ -383,9 +512,7 @@ impl Draft {
                 match plain_move(value, escapes) {
                     // The common case, `B[f5]`: what `parse_move` reads
                     // there, without its general steps.
-                    Some(token) => {
-                        self.push_move(color, token, MoveNote::default(), pos.with_len(2))
-                    }
+                    Some(token) => self.push_plain(color, token, pos.with_len(2)),
                     None => {
                         let mv = parse_move(value, pos, escapes)?;
                         if let Some(text) = mv.text {
@@ -451,6 +578,15 @@ impl Draft {
                 self.board_text = Some(Cow::Owned(text));
             }
             b"RE" => {
+                // The usual margin (`+4.000`): what `parse_result` reads
+                // there, without its general steps.
+                if let Some(margin) = plain_decimal(value).filter(|m| m.abs() <= 64.0) {
+                    self.record.result = Some(RecordedResult {
+                        value: ResultValue::Margin(margin),
+                        kind: ResultKind::Score,
+                    });
+                    return Ok(());
+                }
                 let text = decode_cow(value);
                 self.record.result = parse_result(&text);
                 if self.record.result.is_none() && text.trim() != "?" {
@@ -465,7 +601,8 @@ impl Draft {
         Ok(())
     }
 
-    pub(super) fn finish(mut self) -> GameRecord {
+    /// The record read, and the buffers for the next game.
+    pub(super) fn finish(mut self) -> (GameRecord, Spare) {
         if !self.any_note {
             self.record.notes.clear();
         }
@@ -481,15 +618,22 @@ impl Draft {
             });
         }
         if self.text_ok {
-            while self.text.last().is_some_and(|c| matches!(c, b'\r' | b'\n')) {
-                self.text.pop();
+            let mut text = self.text.as_slice();
+            while let [rest @ .., b'\r' | b'\n'] = text {
+                text = rest;
             }
-            let text = match String::from_utf8(self.text) {
-                Ok(text) => text,
-                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-            };
-            self.record.origin.text = Some(text.into_boxed_str());
+            // Made to measure: the buffer stays for the next game.
+            self.record.origin.text = Some(match std::str::from_utf8(text) {
+                Ok(text) => text.into(),
+                Err(_) => String::from_utf8_lossy(text).into(),
+            });
         }
-        self.record
+        let spare = Spare {
+            name: self.name,
+            value: self.value,
+            text: self.text,
+            escapes: self.escapes,
+        };
+        (self.record, spare)
     }
 }

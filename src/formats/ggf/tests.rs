@@ -92,8 +92,8 @@ pub(super) fn assert_round_trip(record: &GameRecord) {
 
 /// The source text under every move span is the move as written.
 pub(super) fn assert_spans_match_source(record: &GameRecord) {
-    assert_eq!(record.spans.each().len(), record.moves.len());
-    for (i, span) in record.spans.each().iter().enumerate() {
+    for i in 0..record.moves.len() {
+        let span = record.span(i).expect("a span for each move");
         let line = record
             .origin
             .line_text(span.line)
@@ -843,7 +843,8 @@ fn random_bytes_keep_positions_and_write_back() {
             if let Some(d) = &g.defect {
                 assert!(d.span.byte <= input.len() as u64);
             }
-            for (m, span) in g.moves.iter().zip(g.spans.each()) {
+            for (k, m) in g.moves.iter().enumerate() {
+                let span = g.span(k).expect("a span for each move");
                 let at = &input[span.byte as usize..(span.byte + u64::from(span.len)) as usize];
                 // The token as written, escapes and all.
                 let at: Vec<u8> = at.iter().copied().filter(|&b| b != b'\\').collect();
