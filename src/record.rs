@@ -531,6 +531,13 @@ impl GameRecord {
     /// unreadable tokens kept as written (nothing is lost).
     #[must_use]
     pub fn move_string(&self) -> String {
+        let mut squares = Vec::new();
+        if self.push_squares(&mut squares) {
+            // Square names are ASCII.
+            if let Ok(text) = String::from_utf8(squares) {
+                return text;
+            }
+        }
         let mut out = String::with_capacity(self.moves.len() * 2);
         for (i, m) in self.moves.iter().enumerate() {
             match m.token {
@@ -544,6 +551,34 @@ impl GameRecord {
             }
         }
         out
+    }
+
+    /// Appends the squares played, two ASCII bytes each, passes leaving
+    /// nothing: [`GameRecord::move_string`] of a record whose tokens all
+    /// read. `false`, with `out` as it was, when a token is unreadable.
+    pub(crate) fn push_squares(&self, out: &mut Vec<u8>) -> bool {
+        // Written into room made for every token at once, then cut to
+        // what was written.
+        let start = out.len();
+        out.resize(start + 2 * self.moves.len(), 0);
+        let mut pairs = out.get_mut(start..).unwrap_or_default().chunks_exact_mut(2);
+        let mut passes = 0;
+        for m in &self.moves {
+            match m.token {
+                Token::Move(Move::Play(square)) => {
+                    if let Some(pair) = pairs.next() {
+                        pair.copy_from_slice(&square.to_ascii());
+                    }
+                }
+                Token::Move(Move::Pass) => passes += 1,
+                Token::Unreadable => {
+                    out.truncate(start);
+                    return false;
+                }
+            }
+        }
+        out.truncate(out.len() - 2 * passes);
+        true
     }
 
     /// The side that made each move token, for writers whose formats name

@@ -19,6 +19,17 @@ use std::str::FromStr;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
+/// Each square's name, by index: one load where writers name squares.
+const NAMES: [[u8; 2]; 64] = {
+    let mut names = [[0; 2]; 64];
+    let mut i = 0;
+    while i < 64 {
+        names[i] = [b'a' + (i % 8) as u8, b'1' + (i / 8) as u8];
+        i += 1;
+    }
+    names
+};
+
 impl Square {
     /// The square with this index (0–63), or `None` past the board.
     #[must_use]
@@ -85,7 +96,7 @@ impl Square {
     /// The lowercase name as two ASCII bytes.
     #[must_use]
     pub const fn to_ascii(self) -> [u8; 2] {
-        [b'a' + self.column(), b'1' + self.row()]
+        NAMES[self.index() & 63]
     }
 
     /// All 64 squares in index order.

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
 use crate::batch::pipeline::{run, BatchError, Options};
-use crate::batch::report::{losses, Chosen, Flag, SliceReport};
+use crate::batch::report::{losses, Chosen, Flag, Keeping, SliceReport};
 use crate::formats::{Format, GameReader, GameWriter, WriteError};
 use crate::positions::PairHasher;
 use crate::record::Report;
@@ -132,6 +132,7 @@ where
     let mut seen = choice.unique;
     run(games, options, work, |mut part: Part| {
         let mut report = std::mem::take(&mut part.report);
+        let mut keeping = Keeping::default();
         let mut start = 0;
         // The formatted games not yet written begin here: a run of them
         // goes out in one write.
@@ -166,12 +167,13 @@ where
                     }
                 }
             }
-            report.keep(chosen, to);
+            keeping.keep(&mut report, chosen, to);
             report.written += 1;
             if let Some(flag) = &chosen.flag {
                 report.flagged.push((**flag).clone());
             }
         }
+        keeping.done(&mut report, to);
         if unwritten < part.bytes.len() {
             writer.write_formatted(&part.bytes[unwritten..])?;
         }

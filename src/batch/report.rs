@@ -164,17 +164,41 @@ pub(crate) struct Chosen {
     pub(crate) flag: Option<Box<Flag>>,
 }
 
-impl SliceReport {
-    /// Counts a game the sink keeps: what its output lost, its status.
-    pub(crate) fn keep(&mut self, game: &Chosen, to: Format) {
-        self.tally.add(game.status);
-        let info = to.info();
-        for feature in game.lost.iter() {
-            *self.losses.entry(feature.loss()).or_default() += 1;
+/// What the games a sink keeps lose, counted in runs: the games of a file
+/// mostly lose the same, and a run adds to the report's counts once.
+#[derive(Default)]
+pub(crate) struct Keeping {
+    /// What the games of the run lose, and how many they are.
+    run: Option<(Features, u32)>,
+    games: u64,
+}
+
+impl Keeping {
+    /// Counts a game the sink keeps: its status, and what its output lost
+    /// (see [`Keeping::done`]).
+    pub(crate) fn keep(&mut self, report: &mut SliceReport, game: &Chosen, to: Format) {
+        report.tally.add(game.status);
+        let lost = (game.lost, game.checks);
+        if self.run == Some(lost) {
+            self.games += 1;
+            return;
         }
-        for (i, check) in info.checks.iter().enumerate() {
-            if game.checks & (1 << i) != 0 {
-                *self.losses.entry(check.loss).or_default() += 1;
+        self.done(report, to);
+        self.run = Some(lost);
+        self.games = 1;
+    }
+
+    /// Adds the run so far to the report's losses.
+    pub(crate) fn done(&mut self, report: &mut SliceReport, to: Format) {
+        let Some((lost, checks)) = self.run.take() else {
+            return;
+        };
+        for feature in lost.iter() {
+            *report.losses.entry(feature.loss()).or_default() += self.games;
+        }
+        for (i, check) in to.info().checks.iter().enumerate() {
+            if checks & (1 << i) != 0 {
+                *report.losses.entry(check.loss).or_default() += self.games;
             }
         }
     }

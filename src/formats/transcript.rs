@@ -213,6 +213,17 @@ struct Transcript;
 
 impl TextFormat for Transcript {
     fn write(&self, game: &Game<'_>, out: &mut Vec<u8>) {
+        // The common line, squares from the standard start, written in
+        // place: what `write_record` writes of it.
+        let record = game.record;
+        let start = out.len();
+        if record.has_standard_start() && record.push_squares(out) {
+            if out.len() > start {
+                out.push(b'\n');
+                return;
+            }
+            out.truncate(start);
+        }
         let mut line = String::new();
         write_record(game.record, &mut line);
         out.extend_from_slice(line.as_bytes());

@@ -2,8 +2,6 @@
 //! it must be ([`push_csv_field`]) straight into the slice's buffer.
 
 use crate::formats::format::TextFormat;
-use crate::game::Move;
-use crate::record::Token;
 use crate::table::{push_csv_field, Column, Game, Value};
 
 /// Writes the table as CSV.
@@ -68,17 +66,6 @@ fn field(column: Column, game: &Game<'_>, out: &mut Vec<u8>) {
     }
 }
 
-/// Each square's name, by index.
-const SQUARE_NAMES: [[u8; 2]; 64] = {
-    let mut names = [[0; 2]; 64];
-    let mut i = 0;
-    while i < 64 {
-        names[i] = [b'a' + (i % 8) as u8, b'1' + (i / 8) as u8];
-        i += 1;
-    }
-    names
-};
-
 /// The decimal digits of `n`; the counts and scores of a row (below 100)
 /// from a table.
 #[inline(always)]
@@ -96,31 +83,5 @@ fn push_uint(out: &mut Vec<u8>, n: u64) {
 /// only: nothing to quote), as [`Game::moves`] writes it; `false` for a
 /// game whose column needs more (an invalid game, unreadable tokens).
 fn plain_moves(game: &Game<'_>, out: &mut Vec<u8>) -> bool {
-    if game.report.error.is_some() || !game.record.unreadable.is_empty() {
-        return false;
-    }
-    // Two bytes a move written into room made for all of them, then cut
-    // to what was written (a recorded pass writes nothing).
-    let start = out.len();
-    out.resize(start + 2 * game.record.moves.len(), 0);
-    let mut pairs = out[start..].chunks_exact_mut(2);
-    let mut passes = 0;
-    for m in &game.record.moves {
-        match m.token {
-            Token::Move(Move::Play(square)) => {
-                if let Some(pair) = pairs.next() {
-                    pair.copy_from_slice(&SQUARE_NAMES[square.index() & 63]);
-                }
-            }
-            Token::Move(Move::Pass) => passes += 1,
-            // No unreadable token when the list of their texts is empty.
-            Token::Unreadable => {
-                out.truncate(start);
-                return false;
-            }
-        }
-    }
-    let end = out.len() - 2 * passes;
-    out.truncate(end);
-    true
+    game.report.error.is_none() && game.record.push_squares(out)
 }
