@@ -155,14 +155,13 @@ pub fn parse_record(
     let played = moves.get(..count).unwrap_or(moves);
     // One table lookup a byte, written without a capacity check a move;
     // the rare unreadable bytes are named afterwards.
-    record.moves.extend(played.iter().map(|&b| RecordedMove {
-        token: TOKENS[usize::from(b)],
-        color: None,
+    let mut unreadable = false;
+    record.moves.extend(played.iter().map(|&b| {
+        let token = TOKENS[usize::from(b)];
+        unreadable |= token == Token::Unreadable;
+        RecordedMove { token, color: None }
     }));
-    if played
-        .iter()
-        .any(|&b| TOKENS[usize::from(b)] == Token::Unreadable)
-    {
+    if unreadable {
         record.unreadable = played
             .iter()
             .enumerate()
