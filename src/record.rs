@@ -558,26 +558,36 @@ impl GameRecord {
     /// read. `false`, with `out` as it was, when a token is unreadable.
     pub(crate) fn push_squares(&self, out: &mut Vec<u8>) -> bool {
         // Written into room made for every token at once, then cut to
-        // what was written.
+        // what was written. Squares only, the common case, in a loop of
+        // its own; from the first other token on, the general one.
         let start = out.len();
         out.resize(start + 2 * self.moves.len(), 0);
-        let mut pairs = out.get_mut(start..).unwrap_or_default().chunks_exact_mut(2);
-        let mut passes = 0;
-        for m in &self.moves {
+        let room = out.get_mut(start..).unwrap_or_default();
+        let mut squares = 0;
+        for (pair, m) in room.chunks_exact_mut(2).zip(&self.moves) {
+            let Token::Move(Move::Play(square)) = m.token else {
+                break;
+            };
+            pair.copy_from_slice(&square.to_ascii());
+            squares += 1;
+        }
+        let mut pairs = room.chunks_exact_mut(2).skip(squares);
+        for m in self.moves.iter().skip(squares) {
             match m.token {
                 Token::Move(Move::Play(square)) => {
                     if let Some(pair) = pairs.next() {
                         pair.copy_from_slice(&square.to_ascii());
                     }
+                    squares += 1;
                 }
-                Token::Move(Move::Pass) => passes += 1,
+                Token::Move(Move::Pass) => {}
                 Token::Unreadable => {
                     out.truncate(start);
                     return false;
                 }
             }
         }
-        out.truncate(out.len() - 2 * passes);
+        out.truncate(start + 2 * squares);
         true
     }
 
@@ -899,5 +909,50 @@ impl Report {
     #[must_use]
     pub fn final_score(&self) -> Option<Score> {
         (self.status() == Status::Complete).then_some(self.finish.score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Square;
+
+    fn record(tokens: &[Token]) -> GameRecord {
+        let mut record = GameRecord::new(Position::start());
+        record.moves = tokens
+            .iter()
+            .map(|&token| RecordedMove { token, color: None })
+            .collect();
+        record
+    }
+
+    fn play(name: &str) -> Token {
+        Token::Move(Move::Play(name.parse::<Square>().unwrap()))
+    }
+
+    #[test]
+    fn squares_are_pushed_after_what_is_there_passes_left_out() {
+        let pass = Token::Move(Move::Pass);
+        for (tokens, expected) in [
+            (vec![], ""),
+            (vec![play("f5"), play("d6")], "f5d6"),
+            (vec![pass, play("f5")], "f5"),
+            (vec![play("f5"), pass, play("d6"), pass], "f5d6"),
+            (vec![pass, pass], ""),
+        ] {
+            let mut out = b"x,".to_vec();
+            assert!(record(&tokens).push_squares(&mut out));
+            assert_eq!(String::from_utf8(out).unwrap(), format!("x,{expected}"));
+            assert_eq!(record(&tokens).move_string(), expected);
+        }
+        // An unreadable token: nothing pushed.
+        for tokens in [
+            vec![Token::Unreadable],
+            vec![play("f5"), pass, Token::Unreadable, play("d6")],
+        ] {
+            let mut out = b"x,".to_vec();
+            assert!(!record(&tokens).push_squares(&mut out));
+            assert_eq!(out, b"x,");
+        }
     }
 }
