@@ -41,6 +41,11 @@ for command in "${COMMANDS[@]}"; do
   bytes=$(stat -L -c %s "${args[1]}") # -L: the inputs may be links
   : >times.txt
   for run in $(seq "$runs"); do
+    # Every run starts alike: the last run's output (2.2 GB for positions
+    # --to npy) deleted and written back to disk first, or freeing its
+    # pages falls into the next run's system time (1-6 s seen).
+    rm -f out.*
+    sync
     load=$(cut -d' ' -f1 /proc/loadavg)
     # Exit status 1 only says that some game is invalid; 2 is a failure.
     status=0

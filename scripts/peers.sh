@@ -131,7 +131,12 @@ time_run() {
 }
 rm -f "$peers/times"
 for _ in $(seq "$runs"); do
+  # Each run from no output, the last run's written back to disk first
+  # (freeing its pages would fall into this run's time).
+  rm -f "$peers/kifu.csv" "$peers/peer.csv"
+  sync
   time_run kifu "$kifu" convert "$data/big.wtb" --to csv -o "$peers/kifu.csv"
+  sync
   time_run peer "$peer" "$data/big.wtb" "$peers/peer.csv"
 done
 echo "rows: kifu $(($(wc -l <"$peers/kifu.csv") - 1)), peer $(($(wc -l <"$peers/peer.csv") - 1)), games $games"

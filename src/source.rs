@@ -5,7 +5,7 @@
 //! all) and a length. A record's moves keep their spans compactly in
 //! [`MoveSpans`]: one span each, or a first span and a stride where the
 //! moves sit at regular intervals (WTHOR's move bytes, a plain `f5d6c3…`
-//! line).
+//! line, GGF's `B[f5]W[d6]…`).
 
 use std::fmt;
 
