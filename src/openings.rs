@@ -287,9 +287,23 @@ impl Openings {
     /// moves from the standard start as the position has discs past the
     /// start's four. A position whose side to move has to pass also
     /// stands for the position after the pass.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn lookup(&self, position: &Position) -> Option<&Opening> {
+        // Most positions are no entry's: their first slot is empty, which
+        // is seen here without a call.
+        let board = position.board();
+        let (_, h) = hash(board.black().0, board.white().0);
+        let first = (h >> self.shift) as usize & (self.fingerprints.len() - 1);
+        if self.fingerprints.get(first).is_none_or(|&f| f == 0) {
+            return None;
+        }
+        self.lookup_probed(position)
+    }
+
+    /// [`Openings::lookup`] past an empty first slot.
+    #[inline(never)]
+    fn lookup_probed(&self, position: &Position) -> Option<&Opening> {
         let board = position.board();
         let slot = self.probe(board.black().0, board.white().0)?;
         let same_side = slot.white_to_move == (position.side_to_move() == Color::White);
@@ -369,7 +383,7 @@ pub struct OpeningClassifier<'a> {
 impl<'a> OpeningClassifier<'a> {
     /// Looks at the position after a move. Returns whether a later
     /// position could still name the opening.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, position: &Position) -> bool {
         let board = position.board();
         let occupied = board.black().0 | board.white().0;

@@ -398,7 +398,7 @@ impl Survey<'_> {
 }
 
 impl Watch for Survey<'_> {
-    #[inline]
+    #[inline(always)]
     fn position(&mut self, position: &Position, _ply: u32, next: Move) {
         if let Some(classifier) = &mut self.classifier {
             if !classifier.push(position) {
