@@ -301,7 +301,7 @@ impl Openings {
         self.lookup_probed(position)
     }
 
-    /// [`Openings::lookup`] past an empty first slot.
+    /// [`Openings::lookup`] once the first slot is not empty.
     #[inline(never)]
     fn lookup_probed(&self, position: &Position) -> Option<&Opening> {
         let board = position.board();
