@@ -163,7 +163,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut reached = Row::default();
     let mut listed: Vec<Listing> = Vec::new();
     let job = &mut Replayed {
-        options: args.input.options().reading_ahead(),
+        options: args.input.options().counting(),
         selection: &selection,
         unique: args.unique.then(Seen::default),
         work: |g: &Replay<'_>| {

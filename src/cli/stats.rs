@@ -180,7 +180,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut players: HashMap<String, PlayerRow> = HashMap::new();
     let mut years: HashMap<Option<u16>, GameRow> = HashMap::new();
     let job = &mut Replayed {
-        options: args.input.options().reading_ahead(),
+        options: args.input.options().counting(),
         selection: &selection,
         unique: args.unique.then(Seen::default),
         work: |g: &Replay<'_>| {

@@ -137,7 +137,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let suggest = args.suggest;
     let selection = args.input.selection(false)?;
     let job = &mut Replayed {
-        options: args.input.options().reading_ahead(),
+        options: args.input.options().counting(),
         selection: &selection,
         unique: None,
         work: |g: &Replay<'_>| {
