@@ -55,19 +55,9 @@ echo "base convert $root/$data/big.wtb $root/$peers/edax.txt" >"$peers/edax-comm
 edax_args=(-eval-file "$eval_file" -book-file /dev/null -l 1 -n 1)
 
 games=$(($(stat -L -c %s "$data/big.wtb") / 68)) # 16 header bytes: rounds down
-# time_run NAME COMMAND...: one timed run, printed and kept in $peers/edax-times.
-time_run() {
-  local name=$1
-  shift
-  # Exit status 1 only says that some game is invalid.
-  /usr/bin/time -f "%e %U %S %M" -o "$peers/time.txt" "$@" >/dev/null 2>&1 || [ $? -eq 1 ]
-  # The last line: GNU time puts a note about the exit status before it.
-  tail -n 1 "$peers/time.txt" | awk -v name="$name" -v games="$games" -v load="$(cut -d' ' -f1 /proc/loadavg)" '{
-    printf "%-4s %6.2f s %10.0f games/s   cpu %6.2f s   peak RSS %4.0f MB   load %s\n",
-      name, $1, games / $1, $2 + $3, $4 / 1024, load }'
-  tail -n 1 "$peers/time.txt" | awk -v name="$name" '{ print name, $1, $2 + $3 }' >>"$peers/edax-times"
-}
-rm -f "$peers/edax-times"
+times=$peers/edax-times
+# shellcheck source=scripts/peer-timing.sh
+. scripts/peer-timing.sh
 for _ in $(seq "$runs"); do
   # Each run from no output, the last run's written back to disk first
   # (freeing its pages would fall into this run's time); Edax also adds
@@ -91,10 +81,5 @@ else
   echo "outputs: DIFFER beyond letter case; first difference:"
   tr a-h A-H <"$peers/kifu.txt" | cmp - "$peers/edax.txt" || true
 fi
-# median NAME COLUMN: the median wall (2) or CPU (3) seconds of NAME's runs.
-median() { grep "^$1 " "$peers/edax-times" | cut -d' ' -f"$2" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-for what in wall:2 cpu:3; do
-  awk -v w="${what%:*}" -v k="$(median kifu "${what#*:}")" -v p="$(median edax "${what#*:}")" \
-    'BEGIN { printf "median %s: kifu %.2f s, edax %.2f s: Edax takes %.1fx kifu'"'"'s time\n", w, k, p, p / k }'
-done
+ratios edax Edax
 rm -f "$peers/kifu.txt" "$peers/edax.txt"

@@ -117,19 +117,9 @@ cargo build --release -q --manifest-path "$peers/Cargo.toml"
 peer="$peers/target/release/wthor-magpie-csv"
 
 games=$(($(stat -L -c %s "$data/big.wtb") / 68)) # 16 header bytes: rounds down
-# time_run NAME COMMAND...: one timed run, printed and kept in $peers/times.
-time_run() {
-  local name=$1
-  shift
-  # Exit status 1 only says that some game is invalid.
-  /usr/bin/time -f "%e %U %S %M" -o "$peers/time.txt" "$@" 2>/dev/null || [ $? -eq 1 ]
-  # The last line: GNU time puts a note about the exit status before it.
-  tail -n 1 "$peers/time.txt" | awk -v name="$name" -v games="$games" '{
-    printf "%-4s %6.2f s %10.0f games/s   cpu %6.2f s   peak RSS %4.0f MB\n",
-      name, $1, games / $1, $2 + $3, $4 / 1024 }'
-  tail -n 1 "$peers/time.txt" | awk -v name="$name" '{ print name, $1, $2 + $3 }' >>"$peers/times"
-}
-rm -f "$peers/times"
+times=$peers/times
+# shellcheck source=scripts/peer-timing.sh
+. scripts/peer-timing.sh
 for _ in $(seq "$runs"); do
   # Each run from no output, the last run's written back to disk first
   # (freeing its pages would fall into this run's time).
@@ -140,10 +130,5 @@ for _ in $(seq "$runs"); do
   time_run peer "$peer" "$data/big.wtb" "$peers/peer.csv"
 done
 echo "rows: kifu $(($(wc -l <"$peers/kifu.csv") - 1)), peer $(($(wc -l <"$peers/peer.csv") - 1)), games $games"
-# median NAME COLUMN: the median wall (2) or CPU (3) seconds of NAME's runs.
-median() { grep "^$1 " "$peers/times" | cut -d' ' -f"$2" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-for what in wall:2 cpu:3; do
-  awk -v w="${what%:*}" -v k="$(median kifu "${what#*:}")" -v p="$(median peer "${what#*:}")" \
-    'BEGIN { printf "median %s: kifu %.2f s, peer %.2f s: the peer takes %.1fx kifu'"'"'s time\n", w, k, p, p / k }'
-done
+ratios peer 'the peer'
 rm -f "$peers/kifu.csv" "$peers/peer.csv"
