@@ -27,6 +27,10 @@ pub struct Options {
     pub chunk_bytes: usize,
     /// Input bytes per raw chunk parsed in a worker: one slice of work.
     pub slice_bytes: usize,
+    /// Games per batch of raw chunks, as their parser estimates them from
+    /// their bytes: a batch ends at `chunk_bytes` or here, whichever
+    /// comes first.
+    pub batch_games: usize,
 }
 
 impl Default for Options {
@@ -37,20 +41,24 @@ impl Default for Options {
             slice: 256,
             chunk_bytes: 128 << 10,
             slice_bytes: 16 << 10,
+            batch_games: usize::MAX,
         }
     }
 }
 
 impl Options {
-    /// The same, reading four times as far ahead (batches of 512 KiB of
-    /// input): fewer waits for a batch's last slice, for jobs whose output
-    /// is small beside their input (counts, a CSV row or a transcript line
-    /// a game). A job that writes much more than it reads (JSON Lines: 39
-    /// bytes a WTHOR byte) keeps the default, which holds memory down.
+    /// The same, reading further ahead: batches of about 8,192 games, at
+    /// most 1 MiB of input (WTHOR: 544 KiB; GGF, whose games are four
+    /// times the size of a transcript line's, 1 MiB), so fewer waits for a
+    /// batch's last slice, for jobs whose output is small beside their
+    /// input (a CSV row or a transcript line a game). A job that writes
+    /// much more than it reads (JSON Lines: 39 bytes a WTHOR byte) keeps
+    /// the default, which holds memory down.
     #[must_use]
     pub fn reading_ahead(self) -> Options {
         Options {
-            chunk_bytes: self.chunk_bytes.max(512 << 10),
+            chunk_bytes: self.chunk_bytes.max(1 << 20),
+            batch_games: 8192,
             ..self
         }
     }
@@ -202,19 +210,21 @@ where
 {
     let slice_bytes = options.slice_bytes.max(1);
     let batch_bytes = options.chunk_bytes.max(slice_bytes);
+    let batch_games = options.batch_games.max(1);
     std::thread::scope(|scope| {
         let (tx, rx) = sync_channel::<Result<Vec<RawChunk>, ReadError>>(1);
         scope.spawn(move || {
             let mut batch = Vec::new();
-            let mut bytes = 0;
+            let (mut bytes, mut games) = (0, 0);
             loop {
                 match chunker.next_chunk(slice_bytes) {
                     None => break,
                     Some(Ok(chunk)) => {
                         bytes += chunk.bytes.len();
+                        games += chunk.parser.games_in(chunk.bytes.len());
                         batch.push(chunk);
-                        if bytes >= batch_bytes {
-                            bytes = 0;
+                        if bytes >= batch_bytes || games >= batch_games {
+                            (bytes, games) = (0, 0);
                             if tx.send(Ok(std::mem::take(&mut batch))).is_err() {
                                 return;
                             }

@@ -328,11 +328,20 @@ fn tiny_chunks_keep_the_games_in_order_with_their_positions() {
                     .unwrap()
             })
             .collect();
-        for (slice_bytes, chunk_bytes, jobs) in [(1, 1, 2), (5, 40, 2), (64, 1 << 10, 1)] {
+        // Batches ended by bytes, and by the games the parser expects.
+        let settings = [
+            (1, 1, 2, usize::MAX),
+            (5, 40, 2, usize::MAX),
+            (64, 1 << 10, 1, usize::MAX),
+            (5, 1 << 10, 2, 3),
+            (64, 1 << 20, 2, 1),
+        ];
+        for (slice_bytes, chunk_bytes, jobs, batch_games) in settings {
             let options = Options {
                 jobs,
                 slice_bytes,
                 chunk_bytes,
+                batch_games,
                 ..Options::default()
             };
             let seen = pipeline_origins(format.reader(text.as_bytes()), &options);

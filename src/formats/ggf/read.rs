@@ -746,6 +746,12 @@ impl<R: BufRead + Send> Chunker for Reader<R> {
 struct Chunks;
 
 impl ChunkParser for Chunks {
+    /// A game of a server's GGF file takes 400–500 bytes (big.ggf: 469),
+    /// four times a transcript line.
+    fn games_in(&self, bytes: usize) -> usize {
+        bytes / 384 + 1
+    }
+
     fn parse(
         &self,
         chunk: &RawChunk,
