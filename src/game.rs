@@ -455,20 +455,22 @@ impl Replay {
     fn explicit_pass_slow(&mut self, color: Option<Color>) -> Result<Ply, ReplayError> {
         let (p, o) = self.position.relative();
         let mover = self.position.side_to_move();
-        let token = "pass".to_owned();
+        // The token's text only for an error: a legal pass allocates
+        // nothing.
+        let token = || "pass".to_owned();
         if moves(p, o) != 0 {
-            return Err(self.error(mover, token, ReplayErrorKind::PassNotAllowed(mover)));
+            return Err(self.error(mover, token(), ReplayErrorKind::PassNotAllowed(mover)));
         }
         if self.ended || moves(o, p) == 0 {
             self.ended = true;
-            return Err(self.error(mover, token, ReplayErrorKind::MoveAfterEnd));
+            return Err(self.error(mover, token(), ReplayErrorKind::MoveAfterEnd));
         }
         if color.is_some_and(|c| c != mover) {
             // "White passes" while Black is to move and stuck: Black's
             // pass was left out, then White has moves and may not pass.
             return Err(self.error(
                 mover.opponent(),
-                token,
+                token(),
                 ReplayErrorKind::PassNotAllowed(mover.opponent()),
             ));
         }
