@@ -268,7 +268,7 @@ pub(crate) fn board(text: &[u8]) -> Result<(Position, usize), BoardError> {
 
 /// The column of a square's letter, either case; 8 (none) for any other
 /// byte.
-static COLUMN: [u8; 256] = {
+pub(crate) static COLUMN: [u8; 256] = {
     let mut table = [8u8; 256];
     let mut i = 0;
     while i < 8 {
@@ -280,7 +280,7 @@ static COLUMN: [u8; 256] = {
 };
 
 /// The row of a square's digit; 8 (none) for any other byte.
-static ROW: [u8; 256] = {
+pub(crate) static ROW: [u8; 256] = {
     let mut table = [8u8; 256];
     let mut i = 0;
     while i < 8 {

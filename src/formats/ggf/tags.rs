@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use crate::formats::ggf::syntax::{decode, decode_cow, len32, GameType};
+use crate::formats::movetext::{COLUMN, ROW};
 use crate::game::Move;
 use crate::record::{
     MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
@@ -454,13 +455,46 @@ impl Draft {
         let record = &mut self.record;
         let moves = &mut record.moves;
         let index = moves.len();
-        let mut rest = text;
-        while let Some((&tag, after)) = rest.split_first_chunk::<5>() {
-            let Some(mv) = plain_tag(tag) else {
-                break;
+        // First the run's length from the tags' shape alone, then every
+        // tag of it looked up in tables, without a capacity check a move;
+        // a run with a value that is neither a square nor a pass (rare)
+        // is read again tag by tag.
+        let tags = text
+            .chunks_exact(5)
+            .take_while(|tag| matches!(tag, [b'B' | b'W', b'[', _, _, b']']))
+            .count();
+        let run = text.get(..5 * tags).unwrap_or_default();
+        let mut bad = false;
+        moves.extend(run.chunks_exact(5).map(|tag| {
+            let (c, r) = (tag[2], tag[3]);
+            let (column, row) = (COLUMN[usize::from(c)], ROW[usize::from(r)]);
+            let token = if (column | row) < 8 {
+                Token::Move(Move::Play(Square::from_index_wrapping(row << 3 | column)))
+            } else {
+                // `PA`, either case, or no move.
+                bad |= !(c | 0x20 == b'p' && r | 0x20 == b'a');
+                Token::Move(Move::Pass)
             };
-            moves.push(mv);
-            rest = after;
+            let color = if tag[0] == b'B' {
+                Color::Black
+            } else {
+                Color::White
+            };
+            RecordedMove {
+                token,
+                color: Some(color),
+            }
+        }));
+        if bad {
+            moves.truncate(index);
+            let mut rest = run;
+            while let Some((&tag, after)) = rest.split_first_chunk::<5>() {
+                let Some(mv) = plain_tag(tag) else {
+                    break;
+                };
+                moves.push(mv);
+                rest = after;
+            }
         }
         let n = moves.len() - index;
         if self.any_note {
