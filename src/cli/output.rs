@@ -258,7 +258,7 @@ impl Write for AtomicFile {
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.out()?.write_all(buf)?;
+        write_through(self.out()?, buf)?;
         if let Some(early) = &mut self.early {
             early.wrote(buf.len());
         }
@@ -284,6 +284,21 @@ impl Drop for AtomicFile {
         }
         unregister(&self.temp);
     }
+}
+
+/// Pieces at least this long skip the buffer ([`write_through`]).
+const THROUGH: usize = 16 << 10;
+
+/// Writes `buf` after what `out` holds: a large piece (a slice's formatted
+/// games, 60 KB of CSV) straight to the writer under the buffer, for a
+/// copy through the buffer would pass over every byte of the output once
+/// more; a small one into the buffer.
+fn write_through<W: Write>(out: &mut BufWriter<W>, buf: &[u8]) -> io::Result<()> {
+    if buf.len() < THROUGH {
+        return out.write_all(buf);
+    }
+    out.flush()?;
+    out.get_mut().write_all(buf)
 }
 
 /// A scratch file in the system's temporary folder, removed when dropped
@@ -365,7 +380,7 @@ impl Write for Output {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Output::File(f) => f.write_all(buf),
-            Output::Stdout(o) => o.write_all(buf),
+            Output::Stdout(o) => write_through(o, buf),
         }
     }
 
@@ -492,6 +507,24 @@ pub fn refuse_inputs_as_outputs(inputs: &[String], outputs: &[Target<'_>]) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_pieces_skip_the_buffer_and_keep_their_place() {
+        let pieces: Vec<Vec<u8>> = [3, THROUGH + 5, 1, 7, THROUGH, 2 * THROUGH, 0, 9]
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| vec![b'a' + i as u8; n])
+            .collect();
+        let mut out = BufWriter::with_capacity(64, Vec::new());
+        for piece in &pieces {
+            write_through(&mut out, piece).unwrap();
+        }
+        // The large pieces went under the buffer: only the last small one
+        // waits in it.
+        assert_eq!(out.buffer(), &pieces[7][..]);
+        let written = out.into_inner().unwrap();
+        assert_eq!(written, pieces.concat());
+    }
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("kifu-output-{name}-{}", std::process::id()));
