@@ -361,24 +361,6 @@ pub(super) struct Spare {
     pub(super) escapes: Vec<usize>,
 }
 
-/// The move of a plain move tag, `B[f5]` or `W[PA]` (what [`plain_move`]
-/// reads, with the colour of the tag).
-#[inline]
-fn plain_tag(tag: [u8; 5]) -> Option<RecordedMove> {
-    let [name, b'[', c, r, b']'] = tag else {
-        return None;
-    };
-    let color = match name {
-        b'B' => Color::Black,
-        b'W' => Color::White,
-        _ => return None,
-    };
-    Some(RecordedMove {
-        token: plain_move(&[c, r], &[])?,
-        color: Some(color),
-    })
-}
-
 /// A game (or a run of stray text) being read.
 pub(super) struct Draft {
     pub(super) record: GameRecord,
@@ -457,22 +439,24 @@ impl Draft {
         let index = moves.len();
         // First the run's length from the tags' shape alone, then every
         // tag of it looked up in tables, without a capacity check a move;
-        // a run with a value that is neither a square nor a pass (rare)
-        // is read again tag by tag.
+        // the run ends before the first value that is neither a square
+        // nor a pass (rare).
         let tags = text
             .chunks_exact(5)
             .take_while(|tag| matches!(tag, [b'B' | b'W', b'[', _, _, b']']))
             .count();
         let run = text.get(..5 * tags).unwrap_or_default();
-        let mut bad = false;
-        moves.extend(run.chunks_exact(5).map(|tag| {
+        let mut first_bad = None;
+        moves.extend(run.chunks_exact(5).enumerate().map(|(i, tag)| {
             let (c, r) = (tag[2], tag[3]);
             let (column, row) = (COLUMN[usize::from(c)], ROW[usize::from(r)]);
             let token = if (column | row) < 8 {
                 Token::Move(Move::Play(Square::from_index_wrapping(row << 3 | column)))
             } else {
                 // `PA`, either case, or no move.
-                bad |= !(c | 0x20 == b'p' && r | 0x20 == b'a');
+                if !(c | 0x20 == b'p' && r | 0x20 == b'a') {
+                    first_bad.get_or_insert(i);
+                }
                 Token::Move(Move::Pass)
             };
             let color = if tag[0] == b'B' {
@@ -485,16 +469,8 @@ impl Draft {
                 color: Some(color),
             }
         }));
-        if bad {
-            moves.truncate(index);
-            let mut rest = run;
-            while let Some((&tag, after)) = rest.split_first_chunk::<5>() {
-                let Some(mv) = plain_tag(tag) else {
-                    break;
-                };
-                moves.push(mv);
-                rest = after;
-            }
+        if let Some(bad) = first_bad {
+            moves.truncate(index + bad);
         }
         let n = moves.len() - index;
         if self.any_note {
