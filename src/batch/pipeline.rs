@@ -1,7 +1,7 @@
 //! The pipeline itself: chunks read ahead, slices worked in parallel,
 //! results handed on in input order.
 
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{channel, sync_channel};
 
 use rayon::prelude::*;
 
@@ -213,10 +213,16 @@ where
     let batch_games = options.batch_games.max(1);
     std::thread::scope(|scope| {
         let (tx, rx) = sync_channel::<Result<Vec<RawChunk>, ReadError>>(1);
+        // The bytes of the chunks worked on, back to the chunker to read
+        // into again: as many as three batches are out at a time.
+        let (back, spent) = channel::<Vec<u8>>();
         scope.spawn(move || {
             let mut batch = Vec::new();
             let (mut bytes, mut games) = (0, 0);
             loop {
+                while let Ok(spare) = spent.try_recv() {
+                    chunker.recycle(spare);
+                }
                 match chunker.next_chunk(slice_bytes) {
                     None => break,
                     Some(Ok(chunk)) => {
@@ -273,6 +279,10 @@ where
             });
             sunk.map_err(BatchError::Sink)?;
             done = next;
+            for chunk in batch {
+                // The reader may have ended: then the bytes are dropped.
+                let _ = back.send(chunk.bytes);
+            }
         }
         done.into_iter()
             .try_for_each(&mut sink)

@@ -121,6 +121,13 @@ pub trait Chunker: Send {
     /// The next chunk, of about `size` bytes (more when a record is
     /// longer), or `None` at the end of the input.
     fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>>;
+
+    /// Takes back the bytes of a chunk it handed out, once worked on, to
+    /// read a later chunk into (see [`Spares`](crate::formats::lines::Spares));
+    /// by default they are dropped.
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        drop(bytes);
+    }
 }
 
 /// Every game of an input read chunk by chunk in one thread: the

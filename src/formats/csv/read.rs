@@ -15,7 +15,7 @@ use crate::formats::csv::header::sniff_delimiter;
 use crate::formats::csv::row::{header_error, Rows, MAX_HEADER, MAX_RECORD};
 use crate::formats::csv::scan::{newlines, Scan};
 use crate::formats::format::{GameReader, ReadOptions};
-use crate::formats::lines::{fill, rest, wanted};
+use crate::formats::lines::{fill, rest, wanted, Spares};
 use crate::record::GameRecord;
 use crate::source::ReadError;
 
@@ -60,6 +60,7 @@ impl<R: BufRead> Reader<R> {
                 error: None,
                 done: false,
                 started: false,
+                spares: Spares::default(),
             },
             games: VecDeque::new(),
             count: 0,
@@ -119,11 +120,17 @@ struct Cutter<R> {
     done: bool,
     /// Whether anything was read.
     started: bool,
+    /// Buffers handed back to cut into again.
+    spares: Spares,
 }
 
 impl<R: BufRead + Send> Chunker for Cutter<R> {
     fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
         self.next(size)
+    }
+
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        self.spares.keep(bytes);
     }
 }
 
@@ -222,7 +229,7 @@ impl<R: BufRead> Cutter<R> {
         };
         self.byte = end as u64;
         self.lines = newlines(header);
-        self.pending = rest(&mut bytes, end, 0);
+        self.pending = rest(&mut bytes, end, 0, &mut self.spares);
         let rows = Arc::new(rows);
         self.rows = Some(Arc::clone(&rows));
         Ok(Some(rows))
@@ -290,7 +297,7 @@ impl<R: BufRead> Cutter<R> {
         size: usize,
         rows: &Arc<Rows>,
     ) -> Result<RawChunk, ReadError> {
-        self.pending = rest(&mut bytes, end, size);
+        self.pending = rest(&mut bytes, end, size, &mut self.spares);
         // Text that is UTF-8 has fields that are (an ASCII delimiter, line
         // end or quote taken out leaves it so); only the rare chunk that is
         // not is read here, to find the record csv stops at.
@@ -328,7 +335,7 @@ impl<R: BufRead> Cutter<R> {
     ) -> Result<Option<RawChunk>, ReadError> {
         let (len, lines) = match end {
             Some(end) => {
-                self.pending = rest(&mut bytes, end, size);
+                self.pending = rest(&mut bytes, end, size, &mut self.spares);
                 (end as u64, newlines(&bytes))
             }
             None => {

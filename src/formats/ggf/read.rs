@@ -9,7 +9,7 @@ use crate::formats::ggf::syntax::{
     is, len32, BLANK, MAX_GAME_BYTES, MAX_NAME, MAX_TEXT, NAME, VALUE_END,
 };
 use crate::formats::ggf::tags::{shown, Draft, Spare, STANDARD_BOARD};
-use crate::formats::lines::{rest, wanted};
+use crate::formats::lines::{rest, wanted, Spares};
 use crate::record::Origin;
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::GameRecord;
@@ -629,6 +629,8 @@ struct Cutter {
     started: bool,
     /// A read failure to report after the chunk before it.
     failed: Option<std::io::Error>,
+    /// Buffers handed back to cut into again.
+    spares: Spares,
 }
 
 impl Cutter {
@@ -712,7 +714,7 @@ impl<R: BufRead + Send> Chunker for Reader<R> {
         loop {
             if bytes.len() >= size.max(1) {
                 if let Some(at) = Cutter::cut_at(&bytes, size) {
-                    self.cutter.pending = rest(&mut bytes, at, size);
+                    self.cutter.pending = rest(&mut bytes, at, size, &mut self.cutter.spares);
                     return Some(Ok(self.cutter.chunk(bytes)));
                 }
             }
@@ -739,6 +741,10 @@ impl<R: BufRead + Send> Chunker for Reader<R> {
             bytes.extend_from_slice(avail.get(..n).unwrap_or_default());
             self.input.consume(n);
         }
+    }
+
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        self.cutter.spares.keep(bytes);
     }
 }
 

@@ -284,6 +284,10 @@ impl<R: BufRead + Send> Chunker for Reader<R> {
             Arc::new(ChunkLines)
         })
     }
+
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        self.lines.recycle(bytes);
+    }
 }
 
 /// Parses the lines of a chunk as [`Reader`] does.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::format::GameReader;
+use crate::formats::lines::Spares;
 use crate::formats::wthor::header::{
     binary_error, count_mismatch, Header, HEADER_LEN, MOVES_AT, RECORD_LEN,
 };
@@ -247,6 +248,8 @@ pub struct Reader<R: Read> {
     pending: Option<ReadError>,
     /// The parser of this input's chunks, once the header is read.
     parser: Option<Arc<dyn ChunkParser>>,
+    /// Buffers handed back to read chunks into again.
+    spares: Spares,
 }
 
 impl Reader<BufReader<File>> {
@@ -289,6 +292,7 @@ impl<R: Read> Reader<R> {
             done: false,
             pending: None,
             parser: None,
+            spares: Spares::default(),
         }
     }
 
@@ -428,7 +432,8 @@ impl<R: Read + Send> Chunker for Reader<R> {
             return self.check_end(&header).map(Err);
         }
         let want = (size / RECORD_LEN).clamp(1, left);
-        let mut bytes = vec![0u8; want * RECORD_LEN];
+        let mut bytes = self.spares.take(want * RECORD_LEN);
+        bytes.resize(want * RECORD_LEN, 0);
         let (n, failed) = match fill_counted(&mut self.input, &mut bytes) {
             Ok(n) => (n, None),
             Err((n, e)) => (n, Some(ReadError::from(e))),
@@ -465,6 +470,10 @@ impl<R: Read + Send> Chunker for Reader<R> {
         let mut chunk = RawChunk::new(bytes, byte, 0, parser);
         chunk.games_before = Some(u64::from(self.read) - whole as u64);
         Some(Ok(chunk))
+    }
+
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        self.spares.keep(bytes);
     }
 }
 
