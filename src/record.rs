@@ -672,7 +672,9 @@ impl GameRecord {
     /// Replays the record from its start, showing `watch` every position
     /// and the move played from it. A pass the record leaves out shows as
     /// two positions: the one where the side to move passes, then the
-    /// same board with the other side to move.
+    /// same board with the other side to move. Once `watch` is no longer
+    /// [watching](Watch::watching), the rest of the game is played without
+    /// it; [`Watch::end`] sees the last position in any case.
     #[inline]
     pub fn replay_watched<W: Watch>(&self, watch: &mut W) -> Report {
         if let Some(board) = &self.other_board {
@@ -682,39 +684,58 @@ impl GameRecord {
         let mut error = None;
         let mut implicit_passes = 0u128;
         let mut ply = 0u32;
-        for (i, m) in self.moves.iter().enumerate() {
-            let before = *replay.position();
-            if let Token::Move(Move::Play(square)) = m.token {
-                if replay.try_place(square, m.color).is_some() {
-                    watch.position(&before, ply, Move::Play(square));
-                    ply += 1;
-                    continue;
-                }
-            }
-            let step = match m.token {
-                Token::Move(mv) => replay.play(mv, m.color),
-                Token::Unreadable => Err(replay.unreadable(&self.token_text(i))),
-            };
-            match step {
-                Ok(played) => {
-                    if played.implicit_pass {
-                        // A legal prefix holds at most 60 discs and 61
-                        // passes, so every index fits the mask.
-                        implicit_passes |= 1u128.checked_shl(i as u32).unwrap_or(0);
-                        watch.position(&before, ply, Move::Pass);
+        // One move token `m`, the `i`th, shown to `$watch`: the body of
+        // both loops below, which differ only in their watcher.
+        macro_rules! play {
+            ($i:expr, $m:expr, $watch:expr) => {{
+                let (i, m) = ($i, $m);
+                let before = *replay.position();
+                if let Token::Move(Move::Play(square)) = m.token {
+                    if replay.try_place(square, m.color).is_some() {
+                        $watch.position(&before, ply, Move::Play(square));
                         ply += 1;
-                        let mut passed = before;
-                        passed.pass();
-                        watch.position(&passed, ply, played.mv);
-                    } else {
-                        watch.position(&before, ply, played.mv);
+                        continue;
                     }
-                    ply += 1;
                 }
-                Err(e) => {
-                    error = Some(GameError::Replay(e));
-                    break;
+                let step = match m.token {
+                    Token::Move(mv) => replay.play(mv, m.color),
+                    Token::Unreadable => Err(replay.unreadable(&self.token_text(i))),
+                };
+                match step {
+                    Ok(played) => {
+                        if played.implicit_pass {
+                            // A legal prefix holds at most 60 discs and 61
+                            // passes, so every index fits the mask.
+                            implicit_passes |= 1u128.checked_shl(i as u32).unwrap_or(0);
+                            $watch.position(&before, ply, Move::Pass);
+                            ply += 1;
+                            let mut passed = before;
+                            passed.pass();
+                            $watch.position(&passed, ply, played.mv);
+                        } else {
+                            $watch.position(&before, ply, played.mv);
+                        }
+                        ply += 1;
+                    }
+                    Err(e) => {
+                        error = Some(GameError::Replay(e));
+                        break;
+                    }
                 }
+            }};
+        }
+        let mut unwatched = None;
+        for (i, m) in self.moves.iter().enumerate() {
+            if !watch.watching() {
+                unwatched = Some(i);
+                break;
+            }
+            play!(i, m, watch);
+        }
+        if let Some(from) = unwatched {
+            let rest = self.moves.get(from..).unwrap_or_default();
+            for (k, m) in rest.iter().enumerate() {
+                play!(from + k, m, ());
             }
         }
         watch.end(replay.position(), ply);
@@ -782,20 +803,36 @@ impl GameRecord {
 /// the one replay of a game.
 pub trait Watch {
     /// A position and the move played from it (a pass where the side to
-    /// move passed, written or not); `ply` counts the moves and passes
+    /// move passes, written or not); `ply` counts the moves and passes
     /// played before it.
     fn position(&mut self, position: &Position, ply: u32, next: Move);
 
     /// The last legal position, with nothing played from it.
     fn end(&mut self, _position: &Position, _ply: u32) {}
+
+    /// Whether it wants to see the next positions. Asked before each move
+    /// token: once `false`, the replay plays the rest of the game without
+    /// showing it any position but the last ([`Watch::end`]), as fast as
+    /// a replay that watches nothing (an opening named after its first
+    /// moves). `true` by default.
+    #[inline(always)]
+    fn watching(&self) -> bool {
+        true
+    }
 }
 
-/// Two watchers of the one replay, each shown everything.
+/// Two watchers of the one replay, each shown everything; watching while
+/// either is (the one that stopped may see a few positions more).
 impl<A: Watch + ?Sized, B: Watch + ?Sized> Watch for (&mut A, &mut B) {
     #[inline(always)]
     fn position(&mut self, position: &Position, ply: u32, next: Move) {
         self.0.position(position, ply, next);
         self.1.position(position, ply, next);
+    }
+
+    #[inline(always)]
+    fn watching(&self) -> bool {
+        self.0.watching() || self.1.watching()
     }
 
     fn end(&mut self, position: &Position, ply: u32) {
@@ -808,6 +845,11 @@ impl<A: Watch + ?Sized, B: Watch + ?Sized> Watch for (&mut A, &mut B) {
 impl Watch for () {
     #[inline(always)]
     fn position(&mut self, _position: &Position, _ply: u32, _next: Move) {}
+
+    #[inline(always)]
+    fn watching(&self) -> bool {
+        false
+    }
 }
 
 /// One move token of a record and what the replay made of it.
@@ -945,46 +987,4 @@ impl Report {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Square;
-
-    fn record(tokens: &[Token]) -> GameRecord {
-        let mut record = GameRecord::new(Position::start());
-        record.moves = tokens
-            .iter()
-            .map(|&token| RecordedMove { token, color: None })
-            .collect();
-        record
-    }
-
-    fn play(name: &str) -> Token {
-        Token::Move(Move::Play(name.parse::<Square>().unwrap()))
-    }
-
-    #[test]
-    fn squares_are_pushed_after_what_is_there_passes_left_out() {
-        let pass = Token::Move(Move::Pass);
-        for (tokens, expected) in [
-            (vec![], ""),
-            (vec![play("f5"), play("d6")], "f5d6"),
-            (vec![pass, play("f5")], "f5"),
-            (vec![play("f5"), pass, play("d6"), pass], "f5d6"),
-            (vec![pass, pass], ""),
-        ] {
-            let mut out = b"x,".to_vec();
-            assert!(record(&tokens).push_squares(&mut out));
-            assert_eq!(String::from_utf8(out).unwrap(), format!("x,{expected}"));
-            assert_eq!(record(&tokens).move_string(), expected);
-        }
-        // An unreadable token: nothing pushed.
-        for tokens in [
-            vec![Token::Unreadable],
-            vec![play("f5"), pass, Token::Unreadable, play("d6")],
-        ] {
-            let mut out = b"x,".to_vec();
-            assert!(!record(&tokens).push_squares(&mut out));
-            assert_eq!(out, b"x,");
-        }
-    }
-}
+mod tests;

@@ -412,7 +412,17 @@ impl Watch for Survey<'_> {
         self.discs += u32::from(next != Move::Pass);
     }
 
+    /// While the opening may still be named, or a query's count of discs
+    /// is still to come.
+    #[inline(always)]
+    fn watching(&self) -> bool {
+        let to_come = |wanted: u32| wanted != u32::MAX && wanted >= self.discs;
+        self.classifier.is_some() || to_come(self.wanted[0]) || to_come(self.wanted[1])
+    }
+
     fn end(&mut self, position: &Position, _ply: u32) {
+        // The replay may have gone on without showing the positions.
+        self.discs = 64 - position.board().empty().count();
         if let Some(classifier) = &mut self.classifier {
             classifier.push(position);
             self.found.opening = classifier.opening();
