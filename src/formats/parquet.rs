@@ -111,6 +111,9 @@ pub struct Column {
 pub struct Table<W: Write + Send> {
     writer: SerializedFileWriter<W>,
     buffers: Vec<Buffer>,
+    /// Each column's encoded chunk of the last row group, its memory kept
+    /// for the next.
+    encoded: Vec<Vec<u8>>,
     rows: usize,
     /// Rows per row group: [`ROW_GROUP`] (tests make it small).
     group: usize,
@@ -157,6 +160,7 @@ impl<W: Write + Send> Table<W> {
         Ok(Table {
             writer,
             buffers,
+            encoded: Vec::new(),
             rows: 0,
             group: ROW_GROUP,
         })
@@ -259,8 +263,12 @@ impl<W: Write + Send> Table<W> {
         let schema = self.writer.schema_descr();
         let columns: Vec<_> = (0..self.buffers.len()).map(|i| schema.column(i)).collect();
         let props = self.writer.properties().clone();
-        let encode = |(buffer, descr): (&mut Buffer, ColumnDescPtr)| {
-            let mut sink = TrackedWrite::new(Vec::new());
+        // A Vec per column (a failed flush may have left fewer).
+        self.encoded.resize_with(self.buffers.len(), Vec::new);
+        let encoded = std::mem::take(&mut self.encoded);
+        let encode = |((buffer, mut out), descr): ((&mut Buffer, Vec<u8>), ColumnDescPtr)| {
+            out.clear();
+            let mut sink = TrackedWrite::new(out);
             let pages = Box::new(SerializedPageWriter::new(&mut sink));
             let mut writer = get_column_writer(descr, props.clone(), pages);
             match (buffer, &mut writer) {
@@ -292,16 +300,21 @@ impl<W: Write + Send> Table<W> {
             if self.rows >= PARALLEL_ROWS {
                 self.buffers
                     .par_iter_mut()
+                    .zip(encoded)
                     .zip(columns)
                     .map(encode)
                     .collect()
             } else {
-                self.buffers.iter_mut().zip(columns).map(encode).collect()
+                let buffers = self.buffers.iter_mut().zip(encoded);
+                buffers.zip(columns).map(encode).collect()
             };
         let mut group = self.writer.next_row_group()?;
         for chunk in chunks {
             let (bytes, close) = chunk?;
             group.append_column(&bytes, close)?;
+            // Back to a Vec, without a copy: nothing else holds it.
+            self.encoded
+                .push(bytes.try_into_mut().map(Vec::from).unwrap_or_default());
         }
         group.close()?;
         self.rows = 0;
