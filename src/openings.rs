@@ -96,7 +96,9 @@ pub enum OpeningsError {
 ///
 /// Every image of every entry's position sits in a small open-addressing
 /// table keyed by its discs, so naming a game costs one probe per move
-/// for as many moves as the longest entry has, and no allocation.
+/// and no allocation. It stops once no entry can still be reached (no
+/// entry's squares-occupied set holds every square the game has taken),
+/// or after as many moves as the longest entry has.
 ///
 /// ```
 /// use kifu::{Move, Openings, Position};

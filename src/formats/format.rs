@@ -68,13 +68,13 @@ pub struct FormatInfo {
     /// Whether the first bytes of an input are in this format.
     pub sniff: fn(&[u8]) -> bool,
     /// A reader over an input (a WTHOR reader without names; see
-    /// [`wthor::Reader::new`] for one with them).
+    /// [`wthor::Reader::new`](crate::formats::wthor::Reader::new) for one with them).
     pub open: OpenReader,
     /// How games are written, when they are written as text.
     pub text: Option<&'static dyn TextFormat>,
     /// Whether kifu reads it (Parquet is written only).
     pub readable: bool,
-    /// Whether kifu writes it (WTHOR, by [`wthor::ArchiveWriter`], needs a
+    /// Whether kifu writes it (WTHOR, by [`wthor::ArchiveWriter`](crate::formats::wthor::ArchiveWriter), needs a
     /// file).
     pub writable: bool,
     /// Whether a written game keeps its status and error (an invalid game

@@ -10,7 +10,7 @@
 //!
 //! Read: [`Reader`] streams one record at a time and checks the header
 //! (8×8 boards only, no solitaire files, the game count against the data).
-//! Each record becomes a [`GameRecord`] from the standard start: the score
+//! Each record becomes a [`GameRecord`](crate::GameRecord) from the standard start: the score
 //! byte is the result (`Discs`), the theoretical score is kept, the file's
 //! game year is the `date` tag, names are looked up by id (an id past the
 //! table gives no name; placeholders such as `???` are kept as written).
@@ -23,7 +23,7 @@
 //!
 //! Write: [`Writer`] stores valid games from the standard start, turned by
 //! a symmetry so that each starts with f5 (see [`encode`] for the score
-//! bytes), and collects the names to write with [`write_names`]; id 0 is
+//! bytes), and collects the names to write with [`write_name_file`]; id 0 is
 //! the unknown name `?`.
 
 use crate::formats::features::{Feature, Features};
