@@ -15,7 +15,9 @@
 mod convert;
 mod pipeline;
 mod report;
+mod returned;
 
 pub use convert::{convert, Choice, Seen};
 pub use pipeline::{run, BatchError, Options};
 pub use report::{Flag, Quirked, SliceReport, Tally};
+pub use returned::Returned;

@@ -4,7 +4,7 @@ use std::io::{self, IsTerminal, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use kifu::batch::{self, BatchError, Flag, SliceReport};
+use kifu::batch::{self, BatchError, Flag, Returned, SliceReport};
 use kifu::formats::parquet::PositionsWriter;
 use kifu::formats::GameReader;
 use kifu::positions::{
@@ -233,16 +233,21 @@ impl Job for Positions<'_> {
         let seen = &mut self.seen;
         let counts = &mut self.counts;
         let mut read = 0;
+        let (spare_bytes, spare_rows) = (Returned::new(), Returned::new());
         let result = batch::run(
             games,
             &self.options,
             |records: Vec<GameRecord>| {
+                let (bytes, rows) = match to {
+                    To::Parquet => (Vec::new(), spare_rows.take()),
+                    _ => (spare_bytes.take(), Vec::new()),
+                };
                 let mut part = Part {
-                    bytes: Vec::new(),
+                    bytes,
                     ends: Vec::new(),
                     keys: Vec::new(),
                     encoded: 0,
-                    rows: Vec::new(),
+                    rows,
                     report: SliceReport::default(),
                     counts: Counts::default(),
                     notes: Vec::new(),
@@ -277,7 +282,7 @@ impl Job for Positions<'_> {
                     // npy's u4 and keep the last number.
                     let run_game = u32::try_from(base + game).unwrap_or(u32::MAX);
                     let rows = collector.rows();
-                    if part.bytes.capacity() == 0 && to != To::Parquet {
+                    if part.bytes.is_empty() && to != To::Parquet {
                         let per_row = match to {
                             To::Npy => positions::NPY_RECORD,
                             _ => 80,
@@ -323,6 +328,8 @@ impl Job for Positions<'_> {
                         slice.written += rows.len() as u64;
                         slice.unscored +=
                             rows.iter().filter(|(_, row)| row.score.is_none()).count() as u64;
+                        rows.clear();
+                        spare_rows.give(rows);
                     }
                     (_, None) => {
                         sink.write(&part.bytes)?;
@@ -343,6 +350,9 @@ impl Job for Positions<'_> {
                         }
                     }
                 }
+                let mut bytes = part.bytes;
+                bytes.clear();
+                spare_bytes.give(bytes);
                 report.written = slice.used;
                 counts.add(&slice);
                 done(&report, &part.notes);
