@@ -12,10 +12,10 @@ fn main() -> std::process::ExitCode {
 ///
 /// mimalloc asks for huge pages on its memory (`madvise`), and a 2 MiB
 /// page is resident in full once one byte of it is touched: with them a
-/// run's peak RSS is about twice what it holds (WTHOR → CSV 46–53 MB,
-/// `validate` 40 MB, the game table to Parquet 100–137 MB), without them
-/// 21–25, 21–22 and 49–64 MB, at the same speed. A kernel that refuses
-/// leaves things as they were.
+/// run's peak RSS is up to twice what it holds (on big.wtb, WTHOR → CSV
+/// 49–55 MB, `validate` 42–47 MB, the game table to Parquet 102–115 MB),
+/// without them 24–30, 23–26 and 53–64 MB, at the same speed. A kernel
+/// that refuses leaves things as they were.
 #[cfg(all(feature = "mimalloc", target_os = "linux"))]
 fn no_huge_pages() {
     // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)` sets a flag of the
