@@ -120,7 +120,7 @@ pub struct Openings {
     /// Moves of the longest entry.
     longest: u32,
     /// `covers[s]`: the [`Cover`] bits of the boards that hold square
-    /// `s`; `None` for a table with more than [`Cover::BITS`] of them.
+    /// `s`; `None` for a table with more than [`COVER_BITS`] of them.
     covers: Option<Box<[Cover; 64]>>,
 }
 
@@ -265,6 +265,10 @@ impl Openings {
             .collect();
         sets.sort_unstable();
         sets.dedup();
+        if sets.len() > 16 * COVER_BITS {
+            // Too many to compare pairwise, and likely to cover.
+            return None;
+        }
         let inside_another = |set: u64| sets.iter().any(|&o| o != set && o & set == set);
         let outer: Vec<u64> = sets
             .iter()
@@ -378,6 +382,8 @@ impl Openings {
             last_discs: if discs == 4 { 4 + self.longest } else { 0 },
             discs,
             occupied: 0,
+            // Every set; the bits past the last set are cleared by the
+            // first square (a start of four discs has four).
             candidates: [u64::MAX; 8],
         };
         if !classifier.occupy(occupied) {
