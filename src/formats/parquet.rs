@@ -641,7 +641,7 @@ mod tests {
     }
 
     #[test]
-    fn columns_encoded_in_parallel_or_not_make_the_same_file() {
+    fn columns_encoded_in_parallel_or_not_hold_the_same_rows() {
         // Rows of many games (their numbers tell them apart) in one group
         // past PARALLEL_ROWS, and in groups below it.
         let game = transcript("f5d6c5f6e7f4g5e6e3");
