@@ -604,13 +604,30 @@ mod tests {
     use crate::testkit::transcript;
     use parquet::file::reader::{FileReader, SerializedFileReader};
 
-    #[test]
-    fn rows_cross_row_groups_in_order() {
+    /// The positions rows of one short game.
+    fn game_rows() -> Vec<Row> {
         let game = transcript("f5d6c5f6e7f4g5e6e3");
         let mut collector = Collector::new(Options::default());
         let report = game.replay_watched(&mut collector);
         assert!(collector.finish(&report));
-        let rows: Vec<(u64, Row)> = collector.rows().iter().map(|r| (7, *r)).collect();
+        collector.rows().to_vec()
+    }
+
+    /// The row groups of a Parquet file, and its rows as the reader
+    /// prints them.
+    fn read_back(out: Vec<u8>) -> (usize, Vec<String>) {
+        let file = SerializedFileReader::new(bytes::Bytes::from(out)).unwrap();
+        let got = file
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| r.unwrap().to_string())
+            .collect();
+        (file.metadata().num_row_groups(), got)
+    }
+
+    #[test]
+    fn rows_cross_row_groups_in_order() {
+        let rows: Vec<(u64, Row)> = game_rows().into_iter().map(|r| (7, r)).collect();
         let mut out = Vec::new();
         let mut writer = PositionsWriter::new(&mut out).unwrap();
         writer.table.group = 4;
@@ -619,13 +636,8 @@ mod tests {
         writer.push_rows(&rows[3..]).unwrap();
         writer.push(8, &rows[0].1).unwrap();
         writer.finish().unwrap();
-        let file = SerializedFileReader::new(bytes::Bytes::from(out)).unwrap();
-        assert_eq!(file.metadata().num_row_groups(), 3);
-        let got: Vec<String> = file
-            .get_row_iter(None)
-            .unwrap()
-            .map(|r| r.unwrap().to_string())
-            .collect();
+        let (groups, got) = read_back(out);
+        assert_eq!(groups, 3);
         assert_eq!(got.len(), 10);
         for (i, (text, (_, row))) in got.iter().zip(&rows).enumerate() {
             assert!(
@@ -644,12 +656,9 @@ mod tests {
     fn columns_encoded_in_parallel_or_not_hold_the_same_rows() {
         // Rows of many games (their numbers tell them apart) in one group
         // past PARALLEL_ROWS, and in groups below it.
-        let game = transcript("f5d6c5f6e7f4g5e6e3");
-        let mut collector = Collector::new(Options::default());
-        let report = game.replay_watched(&mut collector);
-        assert!(collector.finish(&report));
+        let one = game_rows();
         let rows: Vec<(u64, Row)> = (0..PARALLEL_ROWS as u64 / 8)
-            .flat_map(|g| collector.rows().iter().map(move |r| (g, *r)))
+            .flat_map(|g| one.iter().map(move |r| (g, *r)))
             .collect();
         assert!(rows.len() > PARALLEL_ROWS);
         let write = |group: usize| {
@@ -659,13 +668,7 @@ mod tests {
             writer.set_source("a.txt");
             writer.push_rows(&rows).unwrap();
             writer.finish().unwrap();
-            let file = SerializedFileReader::new(bytes::Bytes::from(out)).unwrap();
-            let got: Vec<String> = file
-                .get_row_iter(None)
-                .unwrap()
-                .map(|r| r.unwrap().to_string())
-                .collect();
-            (file.metadata().num_row_groups(), got)
+            read_back(out)
         };
         let (groups, parallel) = write(ROW_GROUP);
         assert_eq!(groups, 1);
@@ -673,7 +676,7 @@ mod tests {
         assert_eq!(groups, rows.len().div_ceil(PARALLEL_ROWS / 4));
         assert_eq!(parallel.len(), rows.len());
         assert_eq!(parallel, serial);
-        let per_game = collector.rows().len();
+        let per_game = one.len();
         let (last, ply) = (rows.len() / per_game - 1, per_game - 1);
         assert!(parallel[rows.len() - 1]
             .starts_with(&format!("{{source: \"a.txt\", game: {last}, ply: {ply}, ")));
