@@ -212,7 +212,7 @@ impl MoveListKey {
         };
         self.pending = (self.pending << 6) | u64::from(image);
         self.len += 1;
-        if self.len % 10 == 0 {
+        if self.len.is_multiple_of(10) {
             self.fold();
         }
     }

@@ -443,7 +443,7 @@ impl<'a> LineParser<'a> {
     /// The common case: nothing but squares, concatenated (`f5d6c3…`).
     /// Returns false, having done nothing, when the text is anything else.
     fn plain_squares(&mut self, text: &'a [u8]) -> bool {
-        if text.len() % 2 != 0 || text.is_empty() {
+        if !text.len().is_multiple_of(2) || text.is_empty() {
             return false;
         }
         let moves = self.record.moves.len();
@@ -632,7 +632,7 @@ impl<'a> LineParser<'a> {
         let Ok(n) = usize::try_from(n) else {
             return false;
         };
-        if n != tokens + 1 && (tokens % 2 != 0 || n != tokens / 2 + 1) {
+        if n != tokens + 1 && (!tokens.is_multiple_of(2) || n != tokens / 2 + 1) {
             return false;
         }
         while let Ok((rest, next)) = lexeme(after) {
