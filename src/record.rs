@@ -663,117 +663,6 @@ impl GameRecord {
         }
     }
 
-    /// Replays the record from its start.
-    #[must_use]
-    pub fn replay(&self) -> Report {
-        self.replay_watched(&mut ())
-    }
-
-    /// Replays the record from its start, showing `watch` every position
-    /// and the move played from it. A pass the record leaves out shows as
-    /// two positions: the one where the side to move passes, then the
-    /// same board with the other side to move. Once `watch` is no longer
-    /// [watching](Watch::watching), the rest of the game is played without
-    /// it; [`Watch::end`] sees the last position in any case.
-    #[inline]
-    pub fn replay_watched<W: Watch>(&self, watch: &mut W) -> Report {
-        if let Some(board) = &self.other_board {
-            return self.unsupported(board);
-        }
-        let mut replay = Replay::new(self.start);
-        let mut error = None;
-        let mut implicit_passes = 0u128;
-        let mut ply = 0u32;
-        // One move token `m`, the `i`th, shown to `$watch`: the body of
-        // both loops below, which differ only in their watcher.
-        macro_rules! play {
-            ($i:expr, $m:expr, $watch:expr) => {{
-                let (i, m) = ($i, $m);
-                let before = *replay.position();
-                if let Token::Move(Move::Play(square)) = m.token {
-                    if replay.try_place(square, m.color).is_some() {
-                        $watch.position(&before, ply, Move::Play(square));
-                        ply += 1;
-                        continue;
-                    }
-                }
-                let step = match m.token {
-                    Token::Move(mv) => replay.play(mv, m.color),
-                    Token::Unreadable => Err(replay.unreadable(&self.token_text(i))),
-                };
-                match step {
-                    Ok(played) => {
-                        if played.implicit_pass {
-                            // A legal prefix holds at most 60 discs and 61
-                            // passes, so every index fits the mask.
-                            implicit_passes |= 1u128.checked_shl(i as u32).unwrap_or(0);
-                            $watch.position(&before, ply, Move::Pass);
-                            ply += 1;
-                            let mut passed = before;
-                            passed.pass();
-                            $watch.position(&passed, ply, played.mv);
-                        } else {
-                            $watch.position(&before, ply, played.mv);
-                        }
-                        ply += 1;
-                    }
-                    Err(e) => {
-                        error = Some(GameError::Replay(e));
-                        break;
-                    }
-                }
-            }};
-        }
-        let mut unwatched = None;
-        for (i, m) in self.moves.iter().enumerate() {
-            if !watch.watching() {
-                unwatched = Some(i);
-                break;
-            }
-            play!(i, m, watch);
-        }
-        if let Some(from) = unwatched {
-            let rest = self.moves.get(from..).unwrap_or_default();
-            for (k, m) in rest.iter().enumerate() {
-                play!(from + k, m, ());
-            }
-        }
-        watch.end(replay.position(), ply);
-        if error.is_none() {
-            if let Some(defect) = &self.defect {
-                error = Some(GameError::Parse(defect.clone()));
-            }
-        }
-        let mut finish = replay.finish();
-        if self.rules == Rules::Anti {
-            let s = finish.score;
-            finish.score = Score::anti(s.black_discs, s.white_discs);
-        }
-        Report {
-            finish,
-            error,
-            implicit_passes,
-        }
-    }
-
-    /// The replay of a game on a board kifu does not play: invalid before
-    /// the first move.
-    #[cold]
-    fn unsupported(&self, board: &OtherBoard) -> Report {
-        let span = self
-            .origin
-            .line
-            .map_or(Span::binary(self.origin.byte, 1), |line| {
-                Span::new(self.origin.byte, line, 1, 1)
-            });
-        let message = format!("unsupported board size {0}x{0}", board.size);
-        Report {
-            finish: Replay::new(self.start).finish(),
-            error: Some(GameError::Parse(ParseError::at(span, message))),
-            implicit_passes: 0,
-        }
-    }
-
     /// Every move token with the side that made it and the pass the
     /// replay put before it; `report` is this record's replay.
     #[must_use]
@@ -986,5 +875,6 @@ impl Report {
     }
 }
 
+mod replay;
 #[cfg(test)]
 mod tests;

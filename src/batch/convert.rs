@@ -92,13 +92,12 @@ where
             report: SliceReport::default(),
         };
         let games = slice.len();
-        for record in slice {
+        selection.replay_each(slice, openings, |record, (report, found)| {
             part.report.read += 1;
             part.report.quirks.add(&record);
             part.report.last_byte = record.origin.byte;
-            let (report, found) = selection.replay_naming(&record, openings);
             if !selection.filter.accepts(&record, &report, &found) {
-                continue;
+                return;
             }
             let game = Game::new(source, &record, &report).with_opening(found.opening);
             let (lost, checks) = losses(&game, to);
@@ -126,7 +125,7 @@ where
             if text.is_none() {
                 part.games.push((record, report, found));
             }
-        }
+        });
         part
     };
     let mut seen = choice.unique;

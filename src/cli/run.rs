@@ -203,13 +203,12 @@ where
                     games: Vec::with_capacity(records.len()),
                     report: SliceReport::default(),
                 };
-                for record in &records {
+                selection.replay_each(&records, false, |record, (report, found)| {
                     slice.report.read += 1;
                     slice.report.quirks.add(record);
                     slice.report.last_byte = record.origin.byte;
-                    let (report, found) = selection.replay(record);
                     if !selection.filter.accepts(record, &report, &found) {
-                        continue;
+                        return;
                     }
                     let out = work(&Replay {
                         source: name,
@@ -219,7 +218,7 @@ where
                     });
                     let key = unique.then(|| duplicate_key(record));
                     slice.games.push((key, report.status(), out));
-                }
+                });
                 slice
             },
             |slice: Slice<T>| {

@@ -63,6 +63,72 @@ impl Watch for Keep {
 }
 
 #[test]
+fn two_games_replayed_together_give_what_each_gives_alone() {
+    use crate::testkit::{random_game, Play, Rng};
+    let mut rng = Rng::new(29);
+    let play = Play {
+        stop: 2,
+        written_passes: 30,
+        odd_start: 10,
+    };
+    let keep = |limit| Keep {
+        limit,
+        seen: Vec::new(),
+        end: None,
+    };
+    let games: Vec<GameRecord> = (0..400)
+        .map(|i| {
+            let mut game = random_game(&mut rng, play);
+            let n = game.moves.len();
+            match i % 5 {
+                // A move to d4, never empty: an error somewhere.
+                0 if n > 0 => {
+                    game.moves[rng.below(n)] = RecordedMove::new(Move::Play("d4".parse().unwrap()));
+                }
+                // The colours written, one of them wrong now and then.
+                1 => {
+                    let colors = game.move_colors();
+                    for (m, color) in game.moves.iter_mut().zip(colors) {
+                        m.color = Some(if rng.chance(3) {
+                            color.opponent()
+                        } else {
+                            color
+                        });
+                    }
+                }
+                2 if n > 0 => game.moves[rng.below(n)].token = Token::Unreadable,
+                3 if rng.chance(10) => {
+                    game.other_board = Some(OtherBoard {
+                        size: 10,
+                        start: String::new(),
+                    });
+                }
+                _ => {}
+            }
+            game
+        })
+        .collect();
+    let mut interleaved = 0;
+    for (i, (a, b)) in games.iter().zip(games.iter().rev().skip(1)).enumerate() {
+        let limits = [0, 3, 12, usize::MAX];
+        let (la, lb) = (limits[i % 4], limits[i / 4 % 4]);
+        let (mut wa, mut wb) = (keep(la), keep(lb));
+        let alone = (a.replay_watched(&mut wa), b.replay_watched(&mut wb));
+        let (mut pa, mut pb) = (keep(la), keep(lb));
+        assert_eq!(a.replay_pair_if(true, &mut pa, b, &mut pb), alone, "{i}");
+        assert_eq!((pa.seen, pa.end), (wa.seen, wa.end), "{i}");
+        assert_eq!((pb.seen, pb.end), (wb.seen, wb.end), "{i}");
+        assert_eq!(
+            a.replay_pair(&mut (), b, &mut ()),
+            (a.replay(), b.replay()),
+            "{i}"
+        );
+        interleaved += usize::from(la != usize::MAX && lb != usize::MAX);
+    }
+    assert!(interleaved > 100, "{interleaved}");
+}
+
+#[test]
 fn a_watcher_that_stops_watching_changes_nothing_but_what_it_sees() {
     use crate::testkit::{random_game, Play, Rng};
     let mut rng = Rng::new(23);

@@ -107,6 +107,21 @@ pub fn parse_record(
     names: Option<&Names>,
 ) -> GameRecord {
     let mut record = GameRecord::new(Position::start());
+    fill_record(&mut record, bytes, index, byte, header, names);
+    record
+}
+
+/// [`parse_record`] into a new record from [`GameRecord::new`], where it
+/// stands (the record is 520 bytes: a batch's vector holds it in place
+/// instead of receiving a copy).
+fn fill_record(
+    record: &mut GameRecord,
+    bytes: &[u8; RECORD_LEN],
+    index: u64,
+    byte: u64,
+    header: &Header,
+    names: Option<&Names>,
+) {
     record.origin = Origin {
         index,
         line: None,
@@ -190,7 +205,6 @@ pub fn parse_record(
             format!("move byte {b} after the end of the moves (record {index}, byte {pos})"),
         ));
     }
-    record
 }
 
 /// Fills `buf` from `input` until it is full or the input ends; returns
@@ -498,13 +512,11 @@ impl ChunkParser for Records {
         for (i, record) in chunk.bytes.chunks_exact(RECORD_LEN).enumerate() {
             if let Ok(record) = <&[u8; RECORD_LEN]>::try_from(record) {
                 let at = chunk.byte + (i * RECORD_LEN) as u64;
-                out.push(parse_record(
-                    record,
-                    first + i as u64 + 1,
-                    at,
-                    &self.header,
-                    self.names.as_deref(),
-                ));
+                out.push(GameRecord::new(Position::start()));
+                if let Some(game) = out.last_mut() {
+                    let names = self.names.as_deref();
+                    fill_record(game, record, first + i as u64 + 1, at, &self.header, names);
+                }
             }
         }
         None
