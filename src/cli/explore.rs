@@ -196,7 +196,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 }
             });
             Out {
-                item,
+                item: Some(item),
                 notes: Vec::new(),
             }
         },

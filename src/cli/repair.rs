@@ -284,7 +284,7 @@ fn repair_into(
                 let mut bytes = Vec::new();
                 text.write(&row, &mut bytes);
                 Out {
-                    item: (bytes, lost),
+                    item: Some((bytes, lost)),
                     notes,
                 }
             }

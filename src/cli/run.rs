@@ -150,8 +150,10 @@ pub struct Replay<'a> {
 
 /// What a command makes of each game it keeps, in the workers.
 pub struct Out<T> {
-    /// The command's own item.
-    pub item: T,
+    /// The command's own item; `None` when the sink has nothing to take
+    /// (the game still counts; with no notes and no `--unique` either, it
+    /// is counted in the worker and never goes to the sink's thread).
+    pub item: Option<T>,
     /// Lines for standard error.
     pub notes: Vec<String>,
 }
@@ -216,6 +218,10 @@ where
                         report: &report,
                         found: &found,
                     });
+                    if !unique && out.item.is_none() && out.notes.is_empty() {
+                        slice.report.tally.add(report.status());
+                        return;
+                    }
                     let key = unique.then(|| duplicate_key(record));
                     slice.games.push((key, report.status(), out));
                 });
@@ -233,7 +239,9 @@ where
                     }
                     report.tally.add(status);
                     notes.extend(out.notes);
-                    sink(out.item)?;
+                    if let Some(item) = out.item {
+                        sink(item)?;
+                    }
                 }
                 done(&report, &notes);
                 Ok(())

@@ -180,7 +180,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 }
             }
             Out {
-                item: bytes,
+                item: Some(bytes),
                 notes: Vec::new(),
             }
         },

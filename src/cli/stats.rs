@@ -192,7 +192,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 By::Player => [tags.black.clone(), tags.white.clone()],
             };
             Out {
-                item: Counted {
+                item: Some(Counted {
                     keys,
                     year: (by == By::Year).then(|| year(g.record)).flatten(),
                     winner: winner(g.record, g.report),
@@ -200,7 +200,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                         .report
                         .final_score()
                         .map(|s| (s.black_score, s.white_score)),
-                },
+                }),
                 notes: Vec::new(),
             }
         },

@@ -157,7 +157,8 @@ pub fn run(args: Args) -> Result<Outcome> {
                 _ => String::new(),
             };
             Out {
-                item: text,
+                // A valid game has nothing to say.
+                item: (!text.is_empty()).then_some(text),
                 notes: Vec::new(),
             }
         },
