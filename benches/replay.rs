@@ -14,6 +14,9 @@
 //!
 //! - `replay/wthor`: games per second;
 //! - `replay/wthor_moves`: the same loop, in moves per second;
+//! - `replay/records`, `replay/records_in_pairs`: the games as records,
+//!   replayed one at a time (`GameRecord::replay`) and two at a time
+//!   (`GameRecord::replay_pair`, interleaved with AVX-512);
 //! - `engine/flips`, `engine/moves`: the two bitboard kernels alone, over
 //!   positions met in the first games.
 //!
@@ -27,7 +30,7 @@ use std::path::Path;
 
 use criterion::measurement::Measurement;
 use criterion::{Criterion, SamplingMode, Throughput};
-use kifu::{Position, Replay, Square, Status};
+use kifu::{GameRecord, Move, Position, RecordedMove, Replay, Report, Square, Status};
 
 mod common;
 use common::{corpus, wtb_files, CpuTime};
@@ -165,6 +168,43 @@ fn bench<M: Measurement>(c: &mut Criterion<M>, data: &Data, suffix: &str) {
     group.throughput(Throughput::Elements(data.moves));
     group.bench_function("wthor_moves", |b| {
         b.iter(|| black_box(replay_all(black_box(games))))
+    });
+    // The same games as records, replayed as `validate` replays them: one
+    // at a time, and two at a time (interleaved where the processor has
+    // AVX-512, else the same as one at a time).
+    let records: Vec<GameRecord> = games
+        .iter()
+        .map(|game| {
+            let mut record = GameRecord::new(Position::start());
+            record.moves = game
+                .iter()
+                .map(|&sq| RecordedMove::new(Move::Play(sq)))
+                .collect();
+            record
+        })
+        .collect();
+    let score = |report: &Report| u64::from(report.finish.score.black_score);
+    group.throughput(Throughput::Elements(games.len() as u64));
+    group.bench_function("records", |b| {
+        b.iter(|| {
+            let records = black_box(&records);
+            records.iter().map(|r| score(&r.replay())).sum::<u64>()
+        })
+    });
+    group.bench_function("records_in_pairs", |b| {
+        b.iter(|| {
+            let mut sum = 0;
+            for pair in black_box(&records).chunks(2) {
+                sum += match pair {
+                    [a, b] => {
+                        let (x, y) = a.replay_pair(&mut (), b, &mut ());
+                        score(&x) + score(&y)
+                    }
+                    _ => pair.iter().map(|r| score(&r.replay())).sum(),
+                };
+            }
+            sum
+        })
     });
     group.finish();
 
