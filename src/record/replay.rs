@@ -25,20 +25,12 @@ struct Progress {
 }
 
 /// One move token `$m`, the `$i`th, of `$record` played and shown to
-/// `$watch`: the body of the loops below. `$run` names the replay's state,
-/// a [`Progress`] or its fields as locals (the single replay keeps them
-/// in locals, which stay in registers). It `continue`s the loop after a
-/// placement and `break`s it on an error.
+/// `$watch`: the body of the loops below. The state it plays on is four
+/// places, `(replay, ply, implicit passes, error)`: a [`Progress`]'s
+/// fields, or locals (the single replay's, which stay in registers; as
+/// fields of a `Progress` there, they cost 10 % more instructions). It
+/// `continue`s the loop after a placement and `break`s it on an error.
 macro_rules! play {
-    ($record:expr, $run:ident, $i:expr, $m:expr, $watch:expr) => {
-        play!(
-            $record,
-            ($run.replay, $run.ply, $run.implicit_passes, $run.error),
-            $i,
-            $m,
-            $watch
-        )
-    };
     ($record:expr, ($replay:expr, $ply:expr, $passes:expr, $error:expr), $i:expr, $m:expr, $watch:expr) => {{
         let (i, m) = ($i, $m);
         let before = *$replay.position();
@@ -77,6 +69,37 @@ macro_rules! play {
     }};
 }
 
+/// Plays `$record`'s moves from the start while `$watch` watches, on the
+/// state `$state` (as [`play!`]'s); `$next` becomes the index of the
+/// first move not played: the one the watcher stopped before, or the end
+/// (after an error nothing more is to be played).
+macro_rules! watched_loop {
+    ($record:expr, $state:tt, $next:expr, $watch:expr) => {{
+        $next = $record.moves.len();
+        for (i, m) in $record.moves.iter().enumerate() {
+            if !$watch.watching() {
+                $next = i;
+                break;
+            }
+            play!($record, $state, i, m, $watch);
+        }
+    }};
+}
+
+/// Plays `$record`'s moves from index `$from` to the end, unwatched;
+/// nothing once the state holds an error.
+macro_rules! plain_loop {
+    ($record:expr, ($replay:expr, $ply:expr, $passes:expr, $error:expr), $from:expr) => {{
+        if $error.is_none() {
+            let from = $from;
+            let rest = $record.moves.get(from..).unwrap_or_default();
+            for (k, m) in rest.iter().enumerate() {
+                play!($record, ($replay, $ply, $passes, $error), from + k, m, ());
+            }
+        }
+    }};
+}
+
 impl GameRecord {
     /// Replays the record from its start.
     #[must_use]
@@ -96,8 +119,6 @@ impl GameRecord {
             Ok(run) => run,
             Err(report) => return report,
         };
-        // The loops of `watched` and `plain` with the state in locals: as
-        // fields of `run`, they cost 10 % more instructions.
         let Progress {
             mut replay,
             mut error,
@@ -105,20 +126,9 @@ impl GameRecord {
             mut ply,
             ..
         } = run;
-        let mut unwatched = None;
-        for (i, m) in self.moves.iter().enumerate() {
-            if !watch.watching() {
-                unwatched = Some(i);
-                break;
-            }
-            play!(self, (replay, ply, implicit_passes, error), i, m, watch);
-        }
-        if let Some(from) = unwatched {
-            let rest = self.moves.get(from..).unwrap_or_default();
-            for (k, m) in rest.iter().enumerate() {
-                play!(self, (replay, ply, implicit_passes, error), from + k, m, ());
-            }
-        }
+        let mut next;
+        watched_loop!(self, (replay, ply, implicit_passes, error), next, watch);
+        plain_loop!(self, (replay, ply, implicit_passes, error), next);
         let run = Progress {
             replay,
             error,
@@ -170,13 +180,23 @@ impl GameRecord {
             (Ok(x), Ok(y)) => (x, y),
             _ => return apart(watch, other_watch),
         };
-        self.watched(&mut x, watch);
-        other.watched(&mut y, other_watch);
+        watched_loop!(
+            self,
+            (x.replay, x.ply, x.implicit_passes, x.error),
+            x.next,
+            watch
+        );
+        watched_loop!(
+            other,
+            (y.replay, y.ply, y.implicit_passes, y.error),
+            y.next,
+            other_watch
+        );
         if x.error.is_none() && y.error.is_none() {
             play_interleaved(self, &mut x, other, &mut y);
         }
-        self.plain(&mut x);
-        other.plain(&mut y);
+        plain_loop!(self, (x.replay, x.ply, x.implicit_passes, x.error), x.next);
+        plain_loop!(other, (y.replay, y.ply, y.implicit_passes, y.error), y.next);
         (self.conclude(x, watch), other.conclude(y, other_watch))
     }
 
@@ -194,33 +214,6 @@ impl GameRecord {
             ply: 0,
             next: 0,
         })
-    }
-
-    /// Plays from the start while `watch` is watching.
-    #[inline(always)]
-    fn watched<W: Watch>(&self, run: &mut Progress, watch: &mut W) {
-        for (i, m) in self.moves.iter().enumerate() {
-            if !watch.watching() {
-                run.next = i;
-                return;
-            }
-            play!(self, run, i, m, watch);
-        }
-        run.next = self.moves.len();
-    }
-
-    /// Plays the rest of the moves, unwatched (nothing after an error).
-    #[inline(always)]
-    fn plain(&self, run: &mut Progress) {
-        if run.error.is_some() {
-            return;
-        }
-        let from = run.next;
-        let rest = self.moves.get(from..).unwrap_or_default();
-        for (k, m) in rest.iter().enumerate() {
-            play!(self, run, from + k, m, ());
-        }
-        run.next = self.moves.len();
     }
 
     /// The report of a replay that has played all it could.
@@ -293,7 +286,13 @@ impl GameRecord {
         // A loop of one pass, for `play!`'s `continue` and `break`.
         #[allow(clippy::never_loop)]
         for m in [m] {
-            play!(self, run, i, m, ());
+            play!(
+                self,
+                (run.replay, run.ply, run.implicit_passes, run.error),
+                i,
+                m,
+                ()
+            );
         }
     }
 }
