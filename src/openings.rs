@@ -122,6 +122,9 @@ pub struct Openings {
     /// `covers[s]`: the [`Cover`] bits of the boards that hold square
     /// `s`; `None` for a table with more than [`COVER_BITS`] of them.
     covers: Option<Box<[Cover; 64]>>,
+    /// The classifier of a game from the standard start, made once: every
+    /// game's own begins as its copy.
+    standard: Option<(u32, Cover)>,
 }
 
 /// A set of the squares-occupied sets of the entries' boards (every
@@ -223,6 +226,7 @@ impl Openings {
             shift: 64 - size.trailing_zeros(),
             longest: 0,
             covers: None,
+            standard: None,
             entries: Vec::new(),
         };
         for (index, entry) in entries.iter().enumerate() {
@@ -250,6 +254,8 @@ impl Openings {
         }
         book.entries = entries;
         book.covers = book.covers();
+        let start = book.fresh_classifier(&Position::start());
+        book.standard = Some((start.last_discs, start.candidates));
         Ok(book)
     }
 
@@ -373,6 +379,21 @@ impl Openings {
     /// none.
     #[must_use]
     pub fn classifier(&self, start: &Position) -> OpeningClassifier<'_> {
+        match self.standard {
+            Some((last_discs, candidates)) if *start == Position::start() => OpeningClassifier {
+                book: self,
+                best: None,
+                last_discs,
+                discs: 4,
+                occupied: !Position::start().board().empty().0,
+                candidates,
+            },
+            _ => self.fresh_classifier(start),
+        }
+    }
+
+    /// [`Openings::classifier`] worked out from the start's squares.
+    fn fresh_classifier(&self, start: &Position) -> OpeningClassifier<'_> {
         let discs = 64 - start.board().empty().count();
         let board = start.board();
         let occupied = board.black().0 | board.white().0;
@@ -868,6 +889,18 @@ mod tests {
             }
         }
         pushed
+    }
+
+    #[test]
+    fn the_standard_start_classifier_is_the_one_worked_out() {
+        let book = Openings::builtin();
+        let (kept, fresh) = (
+            book.classifier(&Position::start()),
+            book.fresh_classifier(&Position::start()),
+        );
+        let parts = |c: &OpeningClassifier<'_>| (c.last_discs, c.discs, c.occupied, c.candidates);
+        assert_eq!(parts(&kept), parts(&fresh));
+        assert_eq!((fresh.discs, fresh.last_discs), (4, 4 + book.longest));
     }
 
     #[test]

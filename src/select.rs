@@ -548,7 +548,7 @@ impl Selection {
 
     /// What watches a replay of `record` for this selection, if anything
     /// needs to.
-    #[inline]
+    #[inline(always)]
     fn survey(&self, record: &GameRecord, openings: bool) -> Option<Survey<'_>> {
         let classify = openings || self.openings || self.filter.needs_opening();
         if !classify && self.filter.position.is_none() && self.explore.is_none() {
