@@ -183,3 +183,41 @@ fn a_watcher_that_stops_watching_changes_nothing_but_what_it_sees() {
     }
     assert!(implicit > 10, "{implicit}");
 }
+
+#[test]
+fn the_replay_compiled_with_lzcnt_gives_what_the_baseline_gives() {
+    use crate::testkit::{random_game, Play, Rng};
+    let mut rng = Rng::new(31);
+    let play = Play {
+        stop: 2,
+        written_passes: 30,
+        odd_start: 10,
+    };
+    let keep = || Keep {
+        limit: 12,
+        seen: Vec::new(),
+        end: None,
+    };
+    let mut errors = 0;
+    for i in 0..300 {
+        let mut game = random_game(&mut rng, play);
+        if i % 3 == 0 && !game.moves.is_empty() {
+            let at = rng.below(game.moves.len());
+            game.moves[at] = RecordedMove::new(Move::Play("d4".parse().unwrap()));
+        }
+        // The baseline body, whatever the processor; then the copy
+        // `replay_watched` picks (the LZCNT one where it runs).
+        let (mut base, mut picked) = (keep(), keep());
+        let report = game.replay_watched_inlined(&mut base);
+        assert_eq!(game.replay_watched(&mut picked), report, "{i}");
+        assert_eq!((picked.seen, picked.end), (base.seen, base.end), "{i}");
+        errors += usize::from(report.error.is_some());
+        #[cfg(target_arch = "x86_64")]
+        if crate::board::has_lzcnt() {
+            // SAFETY: the processor has LZCNT.
+            let direct = unsafe { game.replay_watched_lzcnt(&mut ()) };
+            assert_eq!(direct, report, "{i}");
+        }
+    }
+    assert!(errors > 50, "{errors}");
+}
