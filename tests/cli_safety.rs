@@ -346,3 +346,182 @@ fn show_never_draws_over_the_game_file() {
         ["000.svg", "001.svg", "002.svg", "003.svg"]
     );
 }
+
+/// A named pipe in `dir`, or `None` where `mkfifo` cannot make one.
+#[cfg(unix)]
+fn fifo(dir: &Path) -> Option<std::path::PathBuf> {
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    made.is_ok_and(|s| s.success()).then_some(fifo)
+}
+
+/// Reads all of `fifo` on a thread of its own (opening it waits for the
+/// writer).
+#[cfg(unix)]
+fn read_fifo(fifo: &Path) -> std::thread::JoinHandle<Vec<u8>> {
+    let fifo = fifo.to_path_buf();
+    std::thread::spawn(move || std::fs::read(fifo).unwrap())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_written_into_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("fifo");
+    let Some(fifo) = fifo(&dir) else {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    };
+    let input = dir.join("games.txt");
+    std::fs::write(&input, GAMES).unwrap();
+    // CSV streams into it.
+    let reader = read_fifo(&fifo);
+    kifu()
+        .arg("convert")
+        .arg(&input)
+        .args(["--to", "csv", "-o"])
+        .arg(&fifo)
+        .assert()
+        .success();
+    let is_fifo = |fifo: &Path| {
+        std::fs::symlink_metadata(fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    };
+    // Before waiting for the reader: a replaced pipe has none to end it.
+    assert!(is_fifo(&fifo), "the pipe was replaced");
+    let csv = String::from_utf8(reader.join().unwrap()).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(
+        csv.lines().nth(1).unwrap().contains(",f5d6c3d3c4,"),
+        "{csv}"
+    );
+    // npy is finished in a scratch file (its count goes back in the
+    // header), then copied into it: the same bytes as to a file.
+    let reader = read_fifo(&fifo);
+    kifu()
+        .arg("positions")
+        .arg(&input)
+        .args(["--all-games", "--to", "npy", "-o"])
+        .arg(&fifo)
+        .assert()
+        .success();
+    assert!(is_fifo(&fifo), "the pipe was replaced");
+    let piped = reader.join().unwrap();
+    let file = dir.join("p.npy");
+    kifu()
+        .arg("positions")
+        .arg(&input)
+        .args(["--all-games", "--to", "npy", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    assert_eq!(piped, std::fs::read(&file).unwrap());
+    // WTHOR writes its header last: refused, saying why.
+    let reader = read_fifo(&fifo);
+    let assert = kifu()
+        .arg("convert")
+        .arg(&input)
+        .args(["--to", "wthor", "-o"])
+        .arg(&fifo)
+        .assert()
+        .code(2);
+    assert!(is_fifo(&fifo), "the pipe was replaced");
+    reader.join().unwrap();
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        err.contains("cannot be sought back into; name a file"),
+        "{err}"
+    );
+    assert_eq!(listing(&dir), ["fifo", "games.txt", "p.npy"]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdout_appended_to_keeps_what_the_file_held() {
+    let dir = scratch("append");
+    let input = dir.join("games.txt");
+    std::fs::write(&input, GAMES).unwrap();
+    let log = dir.join("log.csv");
+    std::fs::write(&log, "kept\n").unwrap();
+    let out = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .arg("convert")
+        .arg(&input)
+        .args(["--to", "transcript", "-o", "/dev/stdout"])
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        format!("kept\n{GAMES}")
+    );
+    assert_eq!(listing(&dir), ["games.txt", "log.csv"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_through_a_link_replaces_the_file_and_keeps_the_link() {
+    let dir = scratch("outlink");
+    let input = dir.join("games.txt");
+    std::fs::write(&input, GAMES).unwrap();
+    std::fs::create_dir(dir.join("data")).unwrap();
+    std::fs::write(dir.join("data/real.txt"), "old\n").unwrap();
+    std::os::unix::fs::symlink("data/real.txt", dir.join("out.txt")).unwrap();
+    kifu()
+        .current_dir(&dir)
+        .args([
+            "convert",
+            "games.txt",
+            "--to",
+            "transcript",
+            "-o",
+            "out.txt",
+        ])
+        .assert()
+        .success();
+    assert!(std::fs::symlink_metadata(dir.join("out.txt"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("data/real.txt")).unwrap(),
+        GAMES
+    );
+    assert_eq!(listing(&dir), ["data", "games.txt", "out.txt"]);
+    assert_eq!(listing(&dir.join("data")), ["real.txt"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn repair_in_place_through_a_link_keeps_the_original_and_the_link() {
+    let dir = scratch("inplacelink");
+    // Game 2 of fixtures/repair/typos.txt: d8 typed for e7 at move 23.
+    let fixed = "f5f4c3g6f3c5d6f2b5c4g3a6f6c2e3g4b3g7d3h4b1c7e7d2b8e6a5e2f7d7b4b2f8d8e1b7h2b6h5a4h7d1a3h6e8f1a7g8h8g2g5c6a2a8h3a1c8g1c1";
+    let broken = format!("{}\n", fixed.replacen("c7e7", "c7d8", 1));
+    std::fs::write(dir.join("real.txt"), &broken).unwrap();
+    std::os::unix::fs::symlink("real.txt", dir.join("link.txt")).unwrap();
+    let assert = kifu()
+        .current_dir(&dir)
+        .args(["repair", "--in-place", "link.txt"])
+        .assert();
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(err.contains("rewritten with 1 repaired game"), "{err}");
+    // The original is whole in the backup, a file of its own; the link
+    // stays and leads to the repaired file.
+    let backup = dir.join("link.txt.orig");
+    assert!(std::fs::symlink_metadata(&backup).unwrap().is_file());
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), broken);
+    assert!(std::fs::symlink_metadata(dir.join("link.txt"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("link.txt")).unwrap(),
+        format!("{fixed}\n")
+    );
+    assert_eq!(listing(&dir), ["link.txt", "link.txt.orig", "real.txt"]);
+}

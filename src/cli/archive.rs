@@ -4,7 +4,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use kifu::date::civil_from_days;
 use kifu::formats::{wthor, GameWriter};
 
@@ -93,7 +93,18 @@ pub fn open<'a>(
             None => path.to_path_buf(),
         };
         let made = output::refuse_inputs_as_outputs(&files, &[Target::File(&target)])
-            .and_then(|()| AtomicFile::create(&target));
+            .and_then(|()| AtomicFile::create(&target))
+            .and_then(|file| {
+                // The header's game count is written last, back at the start.
+                if !file.seekable() {
+                    bail!(
+                        "cannot write WTHOR to {}: a device, a pipe or an open file cannot be \
+                         sought back into; name a file",
+                        target.display()
+                    );
+                }
+                Ok(file)
+            });
         made.map_err(|e| io::Error::other(format!("{e:#}")))
     };
     Ok(Archive {

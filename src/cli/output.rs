@@ -8,6 +8,12 @@
 //! removes it once its process is gone. Either way an earlier `NAME` is
 //! untouched until the rename.
 //!
+//! An output that is a symbolic link is written where the link leads (the
+//! temporary beside that file), so the link stays. An output that is not
+//! a regular file (`/dev/null`, `/dev/stdout`, a named pipe, the
+//! `/dev/fd/N` of a shell's `>(…)`) is written straight into, as standard
+//! output is: renaming a file over it would replace the device or pipe.
+//!
 //! [`refuse_inputs_as_outputs`] refuses, before anything is read, an output
 //! that is one of the inputs (the same file by device and inode, whatever
 //! the path or link).
@@ -117,11 +123,64 @@ fn clean_strays(target: &Path) {
     }
 }
 
+/// The most symbolic links followed from an output's name (Linux's own
+/// limit for a path).
+const MAX_LINKS: usize = 40;
+
+/// Where an output goes.
+enum Destination {
+    /// A regular file (or none yet) at the end of the target's symbolic
+    /// links (each relative to the folder of the link): replaced by a
+    /// temporary beside it.
+    Replace(PathBuf),
+    /// A device, a pipe or a socket, or a process's open file
+    /// (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`): written as it is.
+    InPlace,
+}
+
+impl Destination {
+    fn of(target: &Path) -> Destination {
+        if std::fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            return Destination::InPlace;
+        }
+        let mut path = target.to_path_buf();
+        for _ in 0..MAX_LINKS {
+            match std::fs::symlink_metadata(&path) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    if is_descriptor_link(&path) {
+                        return Destination::InPlace;
+                    }
+                    match std::fs::read_link(&path) {
+                        Ok(to) => path = folder(&path).join(to),
+                        Err(_) => break,
+                    }
+                }
+                // A loop of links ends at the limit and is left for
+                // opening the file to report.
+                _ => break,
+            }
+        }
+        Destination::Replace(path)
+    }
+}
+
+/// Whether the link is one of a process's open files (in `/proc`, as
+/// `/dev/stdout` and `/dev/fd` lead to): renaming over it would replace
+/// the file the shell opened (and lose what `>>` kept) or fail.
+fn is_descriptor_link(link: &Path) -> bool {
+    std::fs::canonicalize(folder(link)).is_ok_and(|dir| dir.starts_with("/proc"))
+}
+
 /// A file written under a temporary name and renamed into place by
-/// [`AtomicFile::commit`]; dropped uncommitted, it leaves no trace.
+/// [`AtomicFile::commit`]; dropped uncommitted, it leaves no trace. A
+/// target that is not a regular file (a device, a pipe) is written in
+/// place instead: what was written has gone out, as on standard output.
 pub struct AtomicFile {
+    /// The name given, for messages.
     target: PathBuf,
-    temp: PathBuf,
+    /// The temporary and the file it replaces (at the end of the
+    /// target's links); `None` when the target is written in place.
+    temp: Option<(PathBuf, PathBuf)>,
     out: Option<BufWriter<File>>,
     committed: bool,
     early: Option<EarlySync>,
@@ -178,18 +237,24 @@ impl EarlySync {
 }
 
 impl AtomicFile {
-    /// Starts writing `target`: a new temporary beside it. Fails when the
-    /// folder is missing or not writable, or `target` is a folder.
+    /// Starts writing `target`: a new temporary beside it (beside the
+    /// file its links lead to), or `target` itself when it is a device or
+    /// a pipe. Fails when the folder is missing or not writable, or
+    /// `target` is a folder.
     pub fn create(target: &Path) -> Result<AtomicFile> {
         if target.is_dir() {
             bail!("cannot write {}: is a directory", target.display());
         }
-        let name = target
+        let real = match Destination::of(target) {
+            Destination::Replace(real) => real,
+            Destination::InPlace => return AtomicFile::in_place(target),
+        };
+        let name = real
             .file_name()
             .and_then(|n| n.to_str())
             .with_context(|| format!("cannot write {}: not a file name", target.display()))?;
-        clean_strays(target);
-        let temp = folder(target).join(format!("{}{}.tmp", temp_prefix(name), std::process::id()));
+        clean_strays(&real);
+        let temp = folder(&real).join(format!("{}{}.tmp", temp_prefix(name), std::process::id()));
         register(&temp);
         let file = OpenOptions::new()
             .write(true)
@@ -206,11 +271,36 @@ impl AtomicFile {
         let early = file.try_clone().ok().and_then(EarlySync::start);
         Ok(AtomicFile {
             target: target.to_path_buf(),
-            temp,
+            temp: Some((temp, real)),
             out: Some(BufWriter::with_capacity(1 << 16, file)),
             committed: false,
             early,
         })
+    }
+
+    /// Opens a device, a pipe or an open file to write into as it is:
+    /// appended to, never truncated, synced or renamed (a pipe waits for
+    /// its reader here; a file the shell opened with `>` is empty, one it
+    /// opened with `>>` keeps what it held).
+    fn in_place(target: &Path) -> Result<AtomicFile> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(target)
+            .with_context(|| format!("cannot write {}", target.display()))?;
+        Ok(AtomicFile {
+            target: target.to_path_buf(),
+            temp: None,
+            out: Some(BufWriter::with_capacity(1 << 16, file)),
+            committed: false,
+            early: None,
+        })
+    }
+
+    /// Whether the output can be sought back into to finish it: a file
+    /// of its own, not one written in place.
+    #[must_use]
+    pub fn seekable(&self) -> bool {
+        self.temp.is_some()
     }
 
     /// The path the file will have once committed.
@@ -224,25 +314,31 @@ impl AtomicFile {
             .ok_or_else(|| io::Error::other("the output is already closed"))
     }
 
-    /// Flushes the data to disk and renames the file into place.
+    /// Flushes the data to disk and renames the file into place (a
+    /// device or pipe is only flushed).
     pub fn commit(mut self) -> Result<()> {
-        let target = self.target.clone();
         let out = self.out.take();
         if let Some(early) = self.early.take() {
             early.finish();
         }
         let result = (|| -> io::Result<()> {
-            if let Some(out) = out {
-                let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+            let file = match out {
+                Some(out) => Some(out.into_inner().map_err(io::IntoInnerError::into_error)?),
+                None => None,
+            };
+            let Some((temp, real)) = &self.temp else {
+                return Ok(());
+            };
+            if let Some(file) = file {
                 // The file that is replaced keeps its permissions.
-                if let Ok(meta) = std::fs::metadata(&target) {
+                if let Ok(meta) = std::fs::metadata(real) {
                     file.set_permissions(meta.permissions())?;
                 }
                 file.sync_all()?;
             }
-            std::fs::rename(&self.temp, &target)
+            std::fs::rename(temp, real)
         })();
-        result.with_context(|| format!("cannot write {}", target.display()))?;
+        result.with_context(|| format!("cannot write {}", self.target.display()))?;
         self.committed = true;
         Ok(())
     }
@@ -272,17 +368,27 @@ impl Write for AtomicFile {
 
 impl Seek for AtomicFile {
     fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        if !self.seekable() {
+            return Err(io::Error::other(format!(
+                "{} is a device, a pipe or an open file: it is written straight through and \
+                 cannot be sought back into",
+                self.target.display()
+            )));
+        }
         self.out()?.seek(pos)
     }
 }
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
+        let Some((temp, _)) = &self.temp else {
+            return;
+        };
         if !self.committed {
             self.out = None;
-            let _ = std::fs::remove_file(&self.temp);
+            let _ = std::fs::remove_file(temp);
         }
-        unregister(&self.temp);
+        unregister(temp);
     }
 }
 
@@ -583,6 +689,72 @@ mod tests {
         assert_eq!(written.len() as u64, blocks << 20);
         assert!(written.chunks(1 << 20).all(|b| b == block));
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    }
+
+    /// Where each target goes, found without writing anything (a test
+    /// that wrote `/dev/null` would replace the machine's if it failed).
+    #[cfg(unix)]
+    #[test]
+    fn devices_pipes_and_open_files_are_written_in_place_links_followed() {
+        let in_place = |p: &Path| matches!(Destination::of(p), Destination::InPlace);
+        let replaced = |p: &Path| match Destination::of(p) {
+            Destination::Replace(real) => real,
+            Destination::InPlace => panic!("{} written in place", p.display()),
+        };
+        assert!(in_place(Path::new("/dev/null")));
+        if Path::new("/proc/self/fd").is_dir() {
+            // Standard output and descriptors, whatever they are open on.
+            assert!(in_place(Path::new("/dev/stdout")));
+            assert!(in_place(Path::new("/proc/self/fd/2")));
+        }
+        let dir = scratch("destination");
+        let file = dir.join("real.csv");
+        std::fs::write(&file, "old").unwrap();
+        assert_eq!(replaced(&file), file);
+        let missing = dir.join("new.csv");
+        assert_eq!(replaced(&missing), missing);
+        // A chain of links, relative and absolute, and one to nothing yet.
+        std::os::unix::fs::symlink("real.csv", dir.join("a.csv")).unwrap();
+        std::os::unix::fs::symlink(dir.join("a.csv"), dir.join("b.csv")).unwrap();
+        assert_eq!(replaced(&dir.join("b.csv")), dir.join("real.csv"));
+        std::os::unix::fs::symlink("later.csv", dir.join("c.csv")).unwrap();
+        assert_eq!(replaced(&dir.join("c.csv")), dir.join("later.csv"));
+        // A loop ends at the limit, for opening to report.
+        std::os::unix::fs::symlink("loop2", dir.join("loop1")).unwrap();
+        std::os::unix::fs::symlink("loop1", dir.join("loop2")).unwrap();
+        let end = replaced(&dir.join("loop1"));
+        assert!(
+            end.ends_with("loop1") || end.ends_with("loop2"),
+            "{}",
+            end.display()
+        );
+        // A named pipe.
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert!(in_place(&fifo));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_kept_and_the_file_it_leads_to_replaced() {
+        let dir = scratch("link");
+        std::fs::write(dir.join("real.csv"), "old").unwrap();
+        std::os::unix::fs::symlink("real.csv", dir.join("link.csv")).unwrap();
+        let mut file = AtomicFile::create(&dir.join("link.csv")).unwrap();
+        assert!(file.seekable());
+        file.write_all(b"new").unwrap();
+        file.commit().unwrap();
+        assert!(std::fs::symlink_metadata(dir.join("link.csv"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("real.csv")).unwrap(),
+            "new"
+        );
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
     }
 
     #[test]

@@ -168,9 +168,9 @@ enum Sink {
     Text(Output),
     /// npy to a file, the count patched at the end.
     Npy(AtomicFile),
-    /// npy to standard output: a scratch file first, the count patched,
-    /// then copied.
-    NpyPiped(Scratch),
+    /// npy to standard output or a pipe: a scratch file first, the count
+    /// patched, then copied.
+    NpyPiped(Scratch, Output),
     Parquet(Box<PositionsWriter<Output>>),
 }
 
@@ -179,7 +179,7 @@ impl Sink {
         match self {
             Sink::Text(out) => out.write_all(bytes),
             Sink::Npy(file) => file.write_all(bytes),
-            Sink::NpyPiped(scratch) => scratch.file().write_all(bytes),
+            Sink::NpyPiped(scratch, _) => scratch.file().write_all(bytes),
             // Parquet takes rows, never bytes.
             Sink::Parquet(_) => Err(io::Error::other("parquet is written by columns")),
         }
@@ -393,18 +393,23 @@ pub fn run(args: Args) -> Result<Outcome> {
             }
             Sink::Text(out)
         }
-        To::Npy => match &args.output {
-            Some(path) => {
-                let mut file = AtomicFile::create(path)?;
-                file.write_all(&npy_header(0))?;
-                Sink::Npy(file)
+        To::Npy => {
+            let out = match &args.output {
+                Some(path) => Output::File(AtomicFile::create(path)?),
+                None => Output::Stdout(io::BufWriter::new(io::stdout())),
+            };
+            match out {
+                Output::File(mut file) if file.seekable() => {
+                    file.write_all(&npy_header(0))?;
+                    Sink::Npy(file)
+                }
+                out => {
+                    let mut scratch = Scratch::create("positions")?;
+                    scratch.file().write_all(&npy_header(0))?;
+                    Sink::NpyPiped(scratch, out)
+                }
             }
-            None => {
-                let mut scratch = Scratch::create("positions")?;
-                scratch.file().write_all(&npy_header(0))?;
-                Sink::NpyPiped(scratch)
-            }
-        },
+        }
         To::Parquet => Sink::Parquet(Box::new(PositionsWriter::new(Output::open(
             args.output.as_deref(),
         )?)?)),
@@ -467,15 +472,13 @@ fn finish(sink: Sink, count: u64) -> Result<()> {
             file.write_all(&npy_header(count))?;
             file.commit()
         }
-        Sink::NpyPiped(mut scratch) => {
+        Sink::NpyPiped(mut scratch, mut out) => {
             let file = scratch.file();
             file.seek(SeekFrom::Start(0))?;
             file.write_all(&npy_header(count))?;
             file.seek(SeekFrom::Start(0))?;
-            let mut out = io::stdout().lock();
-            io::copy(file, &mut out).context("cannot write the npy to standard output")?;
-            out.flush()?;
-            Ok(())
+            io::copy(file, &mut out).context("cannot write the npy")?;
+            out.commit()
         }
         Sink::Parquet(writer) => {
             let out = writer.finish()?;

@@ -203,7 +203,10 @@ fn repair_file(args: &Args, name: &str) -> Result<Outcome> {
         eprintln!("kifu: {name}: nothing repaired; left as it was");
     } else {
         if !args.no_backup {
-            std::fs::hard_link(path, &backup)
+            // The file itself, not a link to it: the rewrite replaces the
+            // file a link leads to, which a link to the link would show.
+            let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            std::fs::hard_link(&real, &backup)
                 .or_else(|_| std::fs::copy(path, &backup).map(|_| ()))
                 .with_context(|| format!("cannot keep the original as {}", backup.display()))?;
         }
