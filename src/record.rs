@@ -111,12 +111,14 @@ impl RecordedResult {
                 }
             }
             ResultValue::Margin(m) => {
-                let doubled = 64.0 + m;
-                if m.fract() == 0.0 && (0.0..=128.0).contains(&doubled) && doubled % 2.0 == 0.0 {
-                    Some((doubled / 2.0) as u8)
-                } else {
-                    None
+                // A whole, even margin from -64 to 64, told apart without
+                // `fract` and `%` on floats (library calls on baseline
+                // x86-64): within the range the cast is exact or truncates.
+                if !(-64.0..=64.0).contains(&m) {
+                    return None;
                 }
+                let whole = m as i32;
+                (f64::from(whole) == m && whole % 2 == 0).then(|| (32 + whole / 2) as u8)
             }
             ResultValue::RawMargin(_) | ResultValue::Winner(_) => None,
         }
@@ -225,11 +227,15 @@ impl RecordedResult {
 /// 2^52 (`+4`, `-3.5`, `-0`); else appends nothing and says so.
 fn push_margin(m: f64, out: &mut Vec<u8>) -> bool {
     let twice = m.abs() * 2.0;
-    if !(twice < 4_503_599_627_370_496.0 && twice.fract() == 0.0) {
+    if twice.is_nan() || twice >= 4_503_599_627_370_496.0 {
         return false;
     }
-    // Exact: a whole number of halves below 2^52 converts without loss.
+    // Below 2^52 the cast truncates, and is exact for a whole number of
+    // halves (no `fract`, a library call on baseline x86-64).
     let halves = twice as u64;
+    if halves as f64 != twice {
+        return false;
+    }
     out.push(if m.is_sign_negative() { b'-' } else { b'+' });
     out.extend_from_slice(itoa::Buffer::new().format(halves / 2).as_bytes());
     if halves % 2 == 1 {

@@ -221,3 +221,34 @@ fn the_replay_compiled_with_lzcnt_gives_what_the_baseline_gives() {
     }
     assert!(errors > 50, "{errors}");
 }
+
+#[test]
+fn a_margin_gives_blacks_score_when_whole_even_and_in_range() {
+    // What the score is by its definition, worked out on floats.
+    let reference = |m: f64| {
+        let doubled = 64.0 + m;
+        (m.fract() == 0.0 && (0.0..=128.0).contains(&doubled) && doubled % 2.0 == 0.0)
+            .then(|| (doubled / 2.0) as u8)
+    };
+    let mut values: Vec<f64> = (-300..=300).map(|q| f64::from(q) / 4.0).collect();
+    values.extend([
+        -0.0,
+        63.999_999_999,
+        64.000_000_001,
+        -64.000_000_001,
+        1e300,
+        -1e300,
+        f64::MIN_POSITIVE,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ]);
+    let mut scored = 0;
+    for m in values {
+        let result = RecordedResult::new(ResultValue::Margin(m));
+        assert_eq!(result.black_score(), reference(m), "{m}");
+        scored += usize::from(reference(m).is_some());
+    }
+    // -64, -62, …, 64, and -0.
+    assert_eq!(scored, 66);
+}
