@@ -374,24 +374,36 @@ fn a_named_pipe_is_written_into_not_replaced() {
     };
     let input = dir.join("games.txt");
     std::fs::write(&input, GAMES).unwrap();
-    // CSV streams into it.
-    let reader = read_fifo(&fifo);
-    kifu()
-        .arg("convert")
-        .arg(&input)
-        .args(["--to", "csv", "-o"])
-        .arg(&fifo)
-        .assert()
-        .success();
+    // One run of kifu on the input (the subcommand, then its flags),
+    // written to `out`.
+    let run = |args: &[&str], out: &Path| {
+        kifu()
+            .arg(args[0])
+            .arg(&input)
+            .args(&args[1..])
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
     let is_fifo = |fifo: &Path| {
         std::fs::symlink_metadata(fifo)
             .unwrap()
             .file_type()
             .is_fifo()
     };
-    // Before waiting for the reader: a replaced pipe has none to end it.
-    assert!(is_fifo(&fifo), "the pipe was replaced");
-    let csv = String::from_utf8(reader.join().unwrap()).unwrap();
+    // Into the pipe, read on a thread; the pipe checked before waiting
+    // for the reader: a replaced pipe has no writer to end it.
+    let piped = |args: &[&str]| {
+        let reader = read_fifo(&fifo);
+        let output = run(args, &fifo);
+        assert!(is_fifo(&fifo), "the pipe was replaced");
+        (output, reader.join().unwrap())
+    };
+    // CSV streams into it.
+    let (output, csv) = piped(&["convert", "--to", "csv"]);
+    assert!(output.status.success());
+    let csv = String::from_utf8(csv).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(
         csv.lines().nth(1).unwrap().contains(",f5d6c3d3c4,"),
@@ -399,37 +411,16 @@ fn a_named_pipe_is_written_into_not_replaced() {
     );
     // npy is finished in a scratch file (its count goes back in the
     // header), then copied into it: the same bytes as to a file.
-    let reader = read_fifo(&fifo);
-    kifu()
-        .arg("positions")
-        .arg(&input)
-        .args(["--all-games", "--to", "npy", "-o"])
-        .arg(&fifo)
-        .assert()
-        .success();
-    assert!(is_fifo(&fifo), "the pipe was replaced");
-    let piped = reader.join().unwrap();
+    let npy = ["positions", "--all-games", "--to", "npy"];
+    let (output, bytes) = piped(&npy);
+    assert!(output.status.success());
     let file = dir.join("p.npy");
-    kifu()
-        .arg("positions")
-        .arg(&input)
-        .args(["--all-games", "--to", "npy", "-o"])
-        .arg(&file)
-        .assert()
-        .success();
-    assert_eq!(piped, std::fs::read(&file).unwrap());
+    assert!(run(&npy, &file).status.success());
+    assert_eq!(bytes, std::fs::read(&file).unwrap());
     // WTHOR writes its header last: refused, saying why.
-    let reader = read_fifo(&fifo);
-    let assert = kifu()
-        .arg("convert")
-        .arg(&input)
-        .args(["--to", "wthor", "-o"])
-        .arg(&fifo)
-        .assert()
-        .code(2);
-    assert!(is_fifo(&fifo), "the pipe was replaced");
-    reader.join().unwrap();
-    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let (refused, _) = piped(&["convert", "--to", "wthor"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr).into_owned();
     assert!(
         err.contains("cannot be sought back into; name a file"),
         "{err}"

@@ -48,6 +48,39 @@ struct Keep {
     end: Option<(Position, u32)>,
 }
 
+impl Keep {
+    fn new(limit: usize) -> Keep {
+        Keep {
+            limit,
+            seen: Vec::new(),
+            end: None,
+        }
+    }
+}
+
+/// `n` random games (stopped early, written passes, odd starts), one in
+/// three with a move somewhere turned into d4 (never empty: an error
+/// before the watcher stops or after).
+fn games_with_errors(seed: u64, n: usize) -> Vec<GameRecord> {
+    use crate::testkit::{random_game, Play, Rng};
+    let mut rng = Rng::new(seed);
+    let play = Play {
+        stop: 2,
+        written_passes: 30,
+        odd_start: 10,
+    };
+    (0..n)
+        .map(|i| {
+            let mut game = random_game(&mut rng, play);
+            if i % 3 == 0 && !game.moves.is_empty() {
+                let at = rng.below(game.moves.len());
+                game.moves[at] = RecordedMove::new(Move::Play("d4".parse().unwrap()));
+            }
+            game
+        })
+        .collect()
+}
+
 impl Watch for Keep {
     fn position(&mut self, position: &Position, ply: u32, next: Move) {
         self.seen.push((*position, ply, next));
@@ -71,11 +104,7 @@ fn two_games_replayed_together_give_what_each_gives_alone() {
         written_passes: 30,
         odd_start: 10,
     };
-    let keep = |limit| Keep {
-        limit,
-        seen: Vec::new(),
-        end: None,
-    };
+    let keep = Keep::new;
     let games: Vec<GameRecord> = (0..400)
         .map(|i| {
             let mut game = random_game(&mut rng, play);
@@ -130,36 +159,14 @@ fn two_games_replayed_together_give_what_each_gives_alone() {
 
 #[test]
 fn a_watcher_that_stops_watching_changes_nothing_but_what_it_sees() {
-    use crate::testkit::{random_game, Play, Rng};
-    let mut rng = Rng::new(23);
-    let play = Play {
-        stop: 2,
-        written_passes: 30,
-        odd_start: 10,
-    };
     let mut implicit = 0;
-    for i in 0..300 {
-        let mut game = random_game(&mut rng, play);
-        if i % 3 == 0 && !game.moves.is_empty() {
-            // A move to d4, never empty, somewhere: the replay's error
-            // comes before the watcher stops or after.
-            let at = rng.below(game.moves.len());
-            game.moves[at] = RecordedMove::new(Move::Play("d4".parse().unwrap()));
-        }
+    for game in games_with_errors(23, 300) {
         let plain = game.replay();
         implicit += plain.implicit_passes.count_ones();
-        let mut all = Keep {
-            limit: usize::MAX,
-            seen: Vec::new(),
-            end: None,
-        };
+        let mut all = Keep::new(usize::MAX);
         assert_eq!(game.replay_watched(&mut all), plain);
         for limit in [0, 1, 5, 20, usize::MAX] {
-            let mut some = Keep {
-                limit,
-                seen: Vec::new(),
-                end: None,
-            };
+            let mut some = Keep::new(limit);
             assert_eq!(game.replay_watched(&mut some), plain, "{limit}");
             assert_eq!(some.end, all.end, "{limit}");
             // An implicit pass shows two positions for one token.
@@ -167,16 +174,7 @@ fn a_watcher_that_stops_watching_changes_nothing_but_what_it_sees() {
             assert!(shown >= limit.min(all.seen.len()) && shown <= limit.saturating_add(1));
             assert_eq!(some.seen[..], all.seen[..shown], "{limit}");
             // Beside a watcher that watches everything, it sees all.
-            let mut both = Keep {
-                limit,
-                seen: Vec::new(),
-                end: None,
-            };
-            let mut rest = Keep {
-                limit: usize::MAX,
-                seen: Vec::new(),
-                end: None,
-            };
+            let (mut both, mut rest) = (Keep::new(limit), Keep::new(usize::MAX));
             assert_eq!(game.replay_watched(&mut (&mut both, &mut rest)), plain);
             assert_eq!((both.seen, rest.seen), (all.seen.clone(), all.seen.clone()));
         }
@@ -186,28 +184,11 @@ fn a_watcher_that_stops_watching_changes_nothing_but_what_it_sees() {
 
 #[test]
 fn the_replay_compiled_with_lzcnt_gives_what_the_baseline_gives() {
-    use crate::testkit::{random_game, Play, Rng};
-    let mut rng = Rng::new(31);
-    let play = Play {
-        stop: 2,
-        written_passes: 30,
-        odd_start: 10,
-    };
-    let keep = || Keep {
-        limit: 12,
-        seen: Vec::new(),
-        end: None,
-    };
     let mut errors = 0;
-    for i in 0..300 {
-        let mut game = random_game(&mut rng, play);
-        if i % 3 == 0 && !game.moves.is_empty() {
-            let at = rng.below(game.moves.len());
-            game.moves[at] = RecordedMove::new(Move::Play("d4".parse().unwrap()));
-        }
+    for (i, game) in games_with_errors(31, 300).iter().enumerate() {
         // The baseline body, whatever the processor; then the copy
         // `replay_watched` picks (the LZCNT one where it runs).
-        let (mut base, mut picked) = (keep(), keep());
+        let (mut base, mut picked) = (Keep::new(12), Keep::new(12));
         let report = game.replay_watched_inlined(&mut base);
         assert_eq!(game.replay_watched(&mut picked), report, "{i}");
         assert_eq!((picked.seen, picked.end), (base.seen, base.end), "{i}");
