@@ -393,23 +393,17 @@ pub fn run(args: Args) -> Result<Outcome> {
             }
             Sink::Text(out)
         }
-        To::Npy => {
-            let out = match &args.output {
-                Some(path) => Output::File(AtomicFile::create(path)?),
-                None => Output::Stdout(io::BufWriter::new(io::stdout())),
-            };
-            match out {
-                Output::File(mut file) if file.seekable() => {
-                    file.write_all(&npy_header(0))?;
-                    Sink::Npy(file)
-                }
-                out => {
-                    let mut scratch = Scratch::create("positions")?;
-                    scratch.file().write_all(&npy_header(0))?;
-                    Sink::NpyPiped(scratch, out)
-                }
+        To::Npy => match Output::open(args.output.as_deref())? {
+            Output::File(mut file) if file.seekable() => {
+                file.write_all(&npy_header(0))?;
+                Sink::Npy(file)
             }
-        }
+            out => {
+                let mut scratch = Scratch::create("positions")?;
+                scratch.file().write_all(&npy_header(0))?;
+                Sink::NpyPiped(scratch, out)
+            }
+        },
         To::Parquet => Sink::Parquet(Box::new(PositionsWriter::new(Output::open(
             args.output.as_deref(),
         )?)?)),
