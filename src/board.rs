@@ -479,7 +479,7 @@ impl Position {
 ///
 /// Each direction is a shift with the opponent discs masked so that runs do
 /// not wrap from one edge column to the other.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn moves(player: u64, opponent: u64) -> u64 {
     #[inline(always)]
@@ -598,7 +598,15 @@ pub(crate) fn square_bit(square: Square) -> u64 {
 #[inline(always)]
 #[must_use]
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
-    let s = square.index() & 63;
+    flips_at(player, opponent, square.index())
+}
+
+/// [`flips`] on a square index (`0..64`; higher bits are ignored), for
+/// the solver's loops over bit indices.
+#[inline(always)]
+#[must_use]
+pub(crate) fn flips_at(player: u64, opponent: u64, index: usize) -> u64 {
+    let s = index & 63;
     let rays = &TABLES.rays;
     // Towards higher indices: the lowest blocker is the lowest bit of `b`.
     // `-b` keeps that bit, clears the ones below and, above it, is `!b`,

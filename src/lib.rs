@@ -40,6 +40,7 @@ mod record;
 pub mod render;
 pub mod repair;
 pub mod select;
+pub mod solve;
 pub mod source;
 mod square;
 mod symmetry;

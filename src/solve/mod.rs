@@ -1,0 +1,320 @@
+//! Exact endgame solving: a position's value under perfect play, its best
+//! moves and a best line, every move's value.
+//!
+//! A position's *value* is the final disc difference, the side to move's
+//! discs minus the other side's, when both play perfectly from it, with
+//! the empty squares of a game ending early given to the winner (always
+//! even, −64 to 64). A move's value is the value of the position after it
+//! from the mover's side; its *loss* is the best move's value minus its
+//! own. Every value the solver returns is exact: nothing selective is ever
+//! reported.
+//!
+//! ```
+//! use kifu::solve::{Solver, SolverOptions};
+//! use kifu::Position;
+//! // An FFO-style position with 10 empty squares, Black to move.
+//! let pos: Position = "XXXOXXXXOXXXXXXXOOXXXXXXOOOXXXXXOOOXXOO-OOOOO---OOOOOOO-OOOOOOO- X"
+//!     .parse()?;
+//! let solver = Solver::new(SolverOptions::default());
+//! let solution = solver.solve(&pos)?;
+//! assert_eq!(solution.value % 2, 0);
+//! assert!(solution.best_moves.iter().all(|m| pos.legal_moves().contains(
+//!     match m { kifu::Move::Play(s) => *s, kifu::Move::Pass => unreachable!() })));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The search (from the root down): [`root`] (aspiration, best moves, the
+//! line) → [`search`] (the windowed search, then null-window searches with
+//! the transposition table, stability and table cut-offs and sorted moves;
+//! [`order`] sorts) → [`last`] (the last four empty squares) — compiled
+//! for the processor's instruction set by [`kernel`].
+
+mod geometry;
+mod kernel;
+mod last;
+mod order;
+mod root;
+mod search;
+mod stable;
+mod table;
+#[cfg(test)]
+mod tests;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::{Move, Position, Square};
+use search::{Search, Stop};
+use table::Table;
+
+/// How much of the machine a [`Solver`] may use.
+#[derive(Clone, Debug)]
+pub struct SolverOptions {
+    /// The transposition table's size in bytes.
+    pub hash_bytes: usize,
+}
+
+impl Default for SolverOptions {
+    /// A 64 MiB table.
+    fn default() -> SolverOptions {
+        SolverOptions {
+            hash_bytes: 64 << 20,
+        }
+    }
+}
+
+/// A search was stopped by its interrupt flag before it had an answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("the search was interrupted")]
+pub struct Interrupted;
+
+/// A position solved: its value, the moves that reach it and a best line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Solution {
+    /// The position's value for the side to move.
+    pub value: i32,
+    /// Every move reaching the value, by square; `[Pass]` when the side to
+    /// move must pass, empty when the game is over.
+    pub best_moves: Vec<Move>,
+    /// A best line to the end of the game, passes included.
+    pub line: Vec<Move>,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// One legal move and its exact value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// Its value, from the mover's side.
+    pub value: i32,
+}
+
+/// Every legal move of a position with its value.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MoveValues {
+    /// The position's value (the best move's).
+    pub value: i32,
+    /// Every move, best first, ties by square; `[Pass]` when the side to
+    /// move must pass, empty when the game is over.
+    pub moves: Vec<MoveValue>,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// What a search within a window found out about a value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The value itself (it lies inside the window).
+    Exact(i32),
+    /// The value is at most this (at most the window's low end).
+    AtMost(i32),
+    /// The value is at least this (at least the window's high end).
+    AtLeast(i32),
+}
+
+/// The exact endgame solver, with its transposition table.
+///
+/// Methods take `&self`: one solver may serve several threads at once,
+/// which then share the table.
+pub struct Solver {
+    table: Table,
+    interrupt: Option<Arc<AtomicBool>>,
+    #[cfg(target_arch = "x86_64")]
+    modern: Option<kernel::Modern>,
+}
+
+/// Runs `$body` with `$k` bound to the fastest kernel this processor runs.
+macro_rules! with_kernel {
+    ($solver:expr, $k:ident => $body:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            match $solver.modern {
+                Some($k) => $body,
+                None => {
+                    let $k = kernel::Plain;
+                    $body
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let $k = kernel::Plain;
+            $body
+        }
+    }};
+}
+
+/// The move on a square index from the move generator (always below 64).
+fn square(x: u8) -> Move {
+    Square::new(x).map_or(Move::Pass, Move::Play)
+}
+
+impl Solver {
+    /// A solver with a table of the given size.
+    #[must_use]
+    pub fn new(options: SolverOptions) -> Solver {
+        Solver {
+            table: Table::new(options.hash_bytes),
+            interrupt: None,
+            #[cfg(target_arch = "x86_64")]
+            modern: kernel::Modern::detect(),
+        }
+    }
+
+    /// Stops every search of this solver, returning [`Interrupted`], once
+    /// `flag` is set.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
+    }
+
+    /// The transposition table's size in bytes.
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Runs `job` as one search: a node counter and the stop flags.
+    fn run<T>(&self, job: impl FnOnce(&mut Search<'_>) -> T) -> Result<(T, u64), Interrupted> {
+        let never = AtomicBool::new(false);
+        let flag = self.interrupt.as_deref().unwrap_or(&never);
+        let stop = Stop::new(flag);
+        let mut s = Search {
+            table: &self.table,
+            edges: &stable::EDGES,
+            nodes: 0,
+            stop: &stop,
+        };
+        self.table.new_date();
+        let out = job(&mut s);
+        if stop.stopped() {
+            return Err(Interrupted);
+        }
+        Ok((out, s.nodes))
+    }
+
+    /// The value of `position` within the window `alpha < value < beta`:
+    /// exact inside it, else a bound. A win-loss-draw answer is the
+    /// window `-1, 1`.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the interrupt flag was set.
+    pub fn bound(
+        &self,
+        position: &Position,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(Bound, u64), Interrupted> {
+        let (p, o) = position.relative();
+        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(alpha + 1, 65));
+        let (v, nodes) =
+            with_kernel!(self, k => self.run(|s| root::window(k, s, p, o, alpha, beta)))?;
+        let bound = if v <= alpha {
+            Bound::AtMost(v)
+        } else if v >= beta {
+            Bound::AtLeast(v)
+        } else {
+            Bound::Exact(v)
+        };
+        Ok((bound, nodes))
+    }
+
+    /// The exact value of `position` and the positions searched, without
+    /// the best moves; `guess` (a value the position is likely to have)
+    /// only changes the time it takes.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the interrupt flag was set.
+    pub fn value(&self, position: &Position, guess: i32) -> Result<(i32, u64), Interrupted> {
+        let (p, o) = position.relative();
+        with_kernel!(self, k => self.run(|s| root::exact(k, s, p, o, guess)))
+    }
+
+    /// Solves `position`: its value, every best move and a best line.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the interrupt flag was set.
+    pub fn solve(&self, position: &Position) -> Result<Solution, Interrupted> {
+        self.solve_from(position, 0)
+    }
+
+    /// [`Solver::solve`] with a guess of the value.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the interrupt flag was set.
+    pub fn solve_from(&self, position: &Position, guess: i32) -> Result<Solution, Interrupted> {
+        let (p, o) = position.relative();
+        let ((value, best, line), nodes) = with_kernel!(self, k => self.run(|s| {
+            let value = root::exact(k, s, p, o, guess);
+            if moves_or_pass(p, o).is_none() {
+                return (value, Vec::new(), Vec::new());
+            }
+            let best = root::best_moves(k, s, p, o, value);
+            let first = best.first().copied();
+            let line = root::line(k, s, p, o, value, first);
+            (value, best, line)
+        }))?;
+        let best_moves = if best.is_empty() && !line.is_empty() {
+            vec![Move::Pass]
+        } else {
+            best.into_iter().map(square).collect()
+        };
+        Ok(Solution {
+            value,
+            best_moves,
+            line: line
+                .into_iter()
+                .map(|m| m.map_or(Move::Pass, square))
+                .collect(),
+            nodes,
+        })
+    }
+
+    /// Every legal move of `position` with its exact value, best first.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the interrupt flag was set.
+    pub fn solve_moves(&self, position: &Position) -> Result<MoveValues, Interrupted> {
+        let (p, o) = position.relative();
+        let ((value, moves), nodes) = with_kernel!(self, k => self.run(|s| {
+            let value = root::exact(k, s, p, o, 0);
+            let mut moves = Vec::new();
+            match moves_or_pass(p, o) {
+                None => {}
+                Some(false) => moves.push(MoveValue { mv: Move::Pass, value }),
+                Some(true) => {
+                    for (x, cp, co) in root::children(p, o) {
+                        let v = -root::exact(k, s, cp, co, -value);
+                        moves.push(MoveValue { mv: square(x), value: v });
+                    }
+                }
+            }
+            (value, moves)
+        }))?;
+        let mut moves = moves;
+        moves.sort_by_key(|m| std::cmp::Reverse(m.value));
+        Ok(MoveValues {
+            value,
+            moves,
+            nodes,
+        })
+    }
+}
+
+/// `Some(true)` when the side to move has a move, `Some(false)` when it
+/// must pass, `None` when the game is over.
+fn moves_or_pass(p: u64, o: u64) -> Option<bool> {
+    if crate::board::moves(p, o) != 0 {
+        Some(true)
+    } else if crate::board::moves(o, p) != 0 {
+        Some(false)
+    } else {
+        None
+    }
+}

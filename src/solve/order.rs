@@ -1,0 +1,156 @@
+//! Move ordering: the move most likely to cut the search off first.
+//!
+//! A cut-off needs a good move, and good moves leave the opponent few
+//! replies (fastest first), so a move's key is mostly the opponent's
+//! mobility after it (corners counted twice) and its potential mobility,
+//! then the discs made sure by corners, the parity of the move's quadrant
+//! (the last move in a region is worth having) and the square's type. The
+//! table's best move and a move that wipes the opponent out come first.
+
+use super::geometry::{CORNERS, QUADRANTS};
+use super::stable::corner_stability;
+use crate::board::{flips_at, moves};
+
+/// One legal move and what it does.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Candidate {
+    /// The square index.
+    pub square: u8,
+    /// The discs it flips.
+    pub flips: u64,
+    /// Its ordering key, larger first.
+    pub key: i32,
+}
+
+impl Candidate {
+    /// The position after the move, from the opponent's side: its discs,
+    /// then the mover's.
+    #[inline(always)]
+    pub fn next(&self, player: u64, opponent: u64) -> (u64, u64) {
+        (
+            opponent ^ self.flips,
+            player | self.flips | (1u64 << self.square),
+        )
+    }
+}
+
+/// The legal moves of a position; never more than the empty squares.
+pub(super) struct MoveList {
+    moves: [Candidate; 64],
+    len: usize,
+}
+
+/// Static square values: corners good, the squares next to an empty
+/// corner bad (they hand it over), the rest in between.
+const SQUARE_VALUE: [i32; 64] = {
+    const ROW: [[i32; 8]; 4] = [
+        [18, 4, 16, 12, 12, 16, 4, 18],
+        [4, 2, 6, 8, 8, 6, 2, 4],
+        [16, 6, 14, 10, 10, 14, 6, 16],
+        [12, 8, 10, 0, 0, 10, 8, 12],
+    ];
+    let mut t = [0; 64];
+    let mut s = 0;
+    while s < 64 {
+        let r = s / 8;
+        t[s] = ROW[if r < 4 { r } else { 7 - r }][s % 8];
+        s += 1;
+    }
+    t
+};
+
+/// The empty squares next to `discs` (one step in any direction).
+#[inline(always)]
+fn frontier(discs: u64, empty: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let horizontal = ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
+    let around = horizontal | discs;
+    (horizontal | (around << 8) | (around >> 8)) & empty
+}
+
+impl MoveList {
+    /// The moves of `player` in `moves` (its legal moves), unsorted.
+    #[inline(always)]
+    pub fn new(player: u64, opponent: u64, mut legal: u64) -> MoveList {
+        let mut list = MoveList {
+            moves: [Candidate::default(); 64],
+            len: 0,
+        };
+        while legal != 0 {
+            let x = legal.trailing_zeros() as usize;
+            legal &= legal - 1;
+            list.moves[list.len] = Candidate {
+                square: x as u8,
+                flips: flips_at(player, opponent, x),
+                key: 0,
+            };
+            list.len += 1;
+        }
+        list
+    }
+
+    /// How many moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The moves, in their current order.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Candidate] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves, to set their keys.
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Candidate] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Gives each move its key (see the module's doc); `best` is the
+    /// table's best move, `parity` the quadrants holding an odd number of
+    /// empty squares.
+    #[inline(always)]
+    pub fn order(&mut self, player: u64, opponent: u64, best: Option<u8>, parity: u8) {
+        let odd = QUADRANTS[parity as usize];
+        for m in self.as_mut_slice() {
+            let (p, o) = m.next(player, opponent);
+            m.key = if Some(m.square) == best {
+                1 << 30
+            } else if p == 0 {
+                1 << 29
+            } else {
+                let replies = moves(p, o);
+                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let empty = !(p | o);
+                let potential = frontier(o, empty).count_ones() as i32;
+                let mut key = SQUARE_VALUE[m.square as usize];
+                if odd & (1 << m.square) != 0 {
+                    key += 24;
+                }
+                key += corner_stability(o) as i32 * 40;
+                key - mobility * 60 - potential * 8
+            };
+        }
+    }
+
+    /// Moves the best of the moves from `i` on to `i` (a selection sort
+    /// done as the search goes, since a cut-off often comes first).
+    #[inline(always)]
+    pub fn bring_best(&mut self, i: usize) {
+        let mut best = i;
+        for j in i + 1..self.len {
+            if self.moves[j].key > self.moves[best].key {
+                best = j;
+            }
+        }
+        self.moves.swap(i, best);
+    }
+
+    /// The move at `i`.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> Candidate {
+        self.moves[i]
+    }
+}

@@ -1,0 +1,153 @@
+//! The searches a caller asks for, above the tree: a value within a
+//! window, an exact value by aspiration, each move's value, the best moves
+//! and a best line. Generic over the kernel; [`super::Solver`] picks it.
+
+use super::kernel::Kernel;
+use super::last::final_value;
+use super::search::{nws, pvs, Search};
+use crate::board::{flips_at, moves};
+
+/// The moves of `player`: each square index and the position after it,
+/// from the opponent's side.
+pub(super) fn children(player: u64, opponent: u64) -> Vec<(u8, u64, u64)> {
+    let mut legal = moves(player, opponent);
+    let mut out = Vec::with_capacity(legal.count_ones() as usize);
+    while legal != 0 {
+        let x = legal.trailing_zeros() as usize;
+        legal &= legal - 1;
+        let f = flips_at(player, opponent, x);
+        out.push((x as u8, opponent ^ f, player | f | (1 << x)));
+    }
+    out
+}
+
+/// The value of a position within `alpha, beta` (see [`pvs`]).
+pub(super) fn window<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    pvs(k, s, player, opponent, alpha, beta)
+}
+
+/// The exact value, searched first in a narrow window around `guess` and
+/// widened on the side the value fell (aspiration).
+pub(super) fn exact<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    guess: i32,
+) -> i32 {
+    let empties = (!(player | opponent)).count_ones();
+    if empties == 0 {
+        return final_value(player, 0);
+    }
+    let guess = (guess.clamp(-64, 64) / 2) * 2;
+    let (mut low, mut high) = (guess - 1, guess + 1);
+    let mut delta = 4;
+    loop {
+        let v = pvs(k, s, player, opponent, low, high);
+        if s.stop.stopped() {
+            return v;
+        }
+        if v > low && v < high {
+            return v;
+        }
+        if v <= low {
+            high = v + 1;
+            low = (v - delta).max(-65);
+        } else {
+            low = v - 1;
+            high = (v + delta).min(65);
+        }
+        delta *= 2;
+    }
+}
+
+/// Whether the move to `(p, o)` reaches `value` (its value is at least
+/// `value`, never more than the position's).
+pub(super) fn reaches<K: Kernel>(k: K, s: &mut Search<'_>, p: u64, o: u64, value: i32) -> bool {
+    let empties = (!(p | o)).count_ones();
+    // The child's value is at most -value iff the search at -value fails low.
+    nws(k, s, p, o, -value, empties) <= -value
+}
+
+/// The squares (indices) of every move reaching `value`, the position's
+/// value, by square order; `None` for a side that must pass.
+pub(super) fn best_moves<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    value: i32,
+) -> Vec<u8> {
+    let mut best = Vec::new();
+    for (x, p, o) in children(player, opponent) {
+        if s.stop.stopped() {
+            break;
+        }
+        if reaches(k, s, p, o, value) {
+            best.push(x);
+        }
+    }
+    best
+}
+
+/// A best line from a position of `value` to the end of the game, first
+/// move `first` when given: square indices, `None` for a pass.
+pub(super) fn line<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    mut player: u64,
+    mut opponent: u64,
+    mut value: i32,
+    first: Option<u8>,
+) -> Vec<Option<u8>> {
+    let mut out = Vec::new();
+    let mut first = first;
+    loop {
+        if s.stop.stopped() {
+            return out;
+        }
+        let kids = children(player, opponent);
+        if kids.is_empty() {
+            if moves(opponent, player) == 0 {
+                return out;
+            }
+            out.push(None);
+            std::mem::swap(&mut player, &mut opponent);
+            value = -value;
+            continue;
+        }
+        let chosen = match first.take() {
+            Some(x) => kids.iter().find(|c| c.0 == x).copied(),
+            None => None,
+        };
+        let chosen = chosen.or_else(|| {
+            if kids.len() == 1 {
+                return Some(kids[0]);
+            }
+            // The table's best move is tried first: usually right at once.
+            let hint = s.table.probe(player, opponent).and_then(|e| e.best);
+            let mut order = kids.clone();
+            if let Some(h) = hint {
+                order.sort_by_key(|c| c.0 != h);
+            }
+            order
+                .into_iter()
+                .find(|&(_, p, o)| reaches(k, s, p, o, value))
+        });
+        let Some((x, p, o)) = chosen else {
+            // Only a stopped search finds no move reaching the value.
+            return out;
+        };
+        out.push(Some(x));
+        player = p;
+        opponent = o;
+        value = -value;
+    }
+}

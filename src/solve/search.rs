@@ -1,0 +1,383 @@
+//! The null-window searches that do nearly all the work, and the windowed
+//! search above them.
+//!
+//! Invariant of every null-window search here: given `alpha`, it returns
+//! `v` with `v > alpha` if the position's value is more than `alpha` (and
+//! then the value is at least `v`), else `v <= alpha` (and the value is at
+//! most `v`); an exact value whenever that is what it found. Values are
+//! from the side to move's view, empties to the winner, so always even;
+//! the root asks with odd or even `alpha` alike.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::geometry::{NEIGHBOURS, QUADRANT, QUADRANTS};
+use super::kernel::Kernel;
+use super::last::{final_value, solve_1, solve_2, sort_4, squares_3};
+use super::order::MoveList;
+use super::stable::stable_discs;
+use super::table::Table;
+use crate::board::{flips_at, moves};
+
+/// Up to this many empty squares the search has no table and no move
+/// list: it tries the empty squares in parity order.
+pub(super) const SHALLOW: u32 = 7;
+
+/// From this many empty squares on, a node looks its children up in the
+/// table before searching any (enhanced transposition cut-off).
+const ETC_MIN: u32 = 12;
+
+/// Why a search stopped before its end: a flag of its own (another thread
+/// found a cut-off above) or of any search it is part of.
+pub(super) struct Stop<'a> {
+    flag: &'a AtomicBool,
+    parent: Option<&'a Stop<'a>>,
+}
+
+impl<'a> Stop<'a> {
+    /// A search stopped by `flag` alone.
+    pub fn new(flag: &'a AtomicBool) -> Stop<'a> {
+        Stop { flag, parent: None }
+    }
+
+    /// A part of this search, also stopped by `flag`.
+    pub fn child(&'a self, flag: &'a AtomicBool) -> Stop<'a> {
+        Stop {
+            flag,
+            parent: Some(self),
+        }
+    }
+
+    /// Whether this search, or one it is part of, was told to stop.
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        let mut stop = Some(self);
+        while let Some(s) = stop {
+            if s.flag.load(Ordering::Relaxed) {
+                return true;
+            }
+            stop = s.parent;
+        }
+        false
+    }
+}
+
+/// One thread's search: what it shares and what it counts.
+pub(super) struct Search<'a> {
+    /// The transposition table.
+    pub table: &'a Table,
+    /// The edge stability table.
+    pub edges: &'a [u8; 65536],
+    /// Positions searched so far.
+    pub nodes: u64,
+    /// When to give up: the result of a stopped search means nothing.
+    pub stop: &'a Stop<'a>,
+}
+
+/// A cut-off by stability: the opponent's stable discs are the mover's
+/// at no point, so the mover's value is at most `64 - 2 × stable`. Worth
+/// computing only when that could be at most `alpha`.
+#[inline(always)]
+fn stability_cut(s: &Search<'_>, player: u64, opponent: u64, alpha: i32) -> Option<i32> {
+    if alpha < 64 - 2 * opponent.count_ones() as i32 {
+        return None;
+    }
+    let bound = 64 - 2 * stable_discs(s.edges, opponent, player).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
+}
+
+/// The null-window search for any number of empty squares: the right
+/// search for `empties` of them.
+#[inline(always)]
+pub(super) fn nws<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    empties: u32,
+) -> i32 {
+    let empty = !(player | opponent);
+    match empties {
+        0 => {
+            s.nodes += 1;
+            final_value(player, 0)
+        }
+        1 => {
+            s.nodes += 1;
+            solve_1(player, alpha, empty.trailing_zeros() as usize)
+        }
+        2 => {
+            let x1 = empty.trailing_zeros() as usize;
+            let x2 = 63 - empty.leading_zeros() as usize;
+            solve_2(player, opponent, alpha, x1, x2, &mut s.nodes)
+        }
+        3 => k.solve_3(&mut s.nodes, player, opponent, alpha, squares_3(empty)),
+        4 => k.solve_4(&mut s.nodes, player, opponent, alpha, sort_4(empty)),
+        n if n <= SHALLOW => k.shallow(s, player, opponent, alpha, super::geometry::parity(empty)),
+        _ => k.deep(s, player, opponent, alpha),
+    }
+}
+
+/// 5 to [`SHALLOW`] empty squares: the empties of quadrants holding an odd
+/// number of them first, no table.
+#[inline(always)]
+pub(super) fn shallow<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    parity: u8,
+) -> i32 {
+    s.nodes += 1;
+    let beta = alpha + 1;
+    if let Some(bound) = stability_cut(s, player, opponent, alpha) {
+        return bound;
+    }
+    let empty = !(player | opponent);
+    let n = empty.count_ones();
+    let odd = QUADRANTS[parity as usize];
+    let mut best = i32::MIN;
+    for set in [empty & odd, empty & !odd] {
+        let mut e = set;
+        while e != 0 {
+            let x = e.trailing_zeros() as usize;
+            e &= e - 1;
+            if NEIGHBOURS[x] & opponent == 0 {
+                continue;
+            }
+            let f = flips_at(player, opponent, x);
+            if f == 0 {
+                continue;
+            }
+            let (p, o) = (opponent ^ f, player | f | (1 << x));
+            let v = if n == 5 {
+                -k.solve_4(&mut s.nodes, p, o, -beta, sort_4(empty ^ (1 << x)))
+            } else {
+                -k.shallow(s, p, o, -beta, parity ^ QUADRANT[x])
+            };
+            if v > best {
+                if v > alpha {
+                    return v;
+                }
+                best = v;
+            }
+        }
+    }
+    if best != i32::MIN {
+        best
+    } else if moves(opponent, player) != 0 {
+        -k.shallow(s, opponent, player, -beta, parity)
+    } else {
+        final_value(player, n as i32)
+    }
+}
+
+/// More than [`SHALLOW`] empty squares: stability and table cut-offs,
+/// sorted moves, the children looked up first where deep enough.
+#[inline(always)]
+pub(super) fn deep<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+) -> i32 {
+    s.nodes += 1;
+    if s.stop.stopped() {
+        return alpha;
+    }
+    let beta = alpha + 1;
+    let table = s.table;
+    table.prefetch(player, opponent);
+    let empty = !(player | opponent);
+    let n = empty.count_ones();
+    let legal = moves(player, opponent);
+    if legal == 0 {
+        return if moves(opponent, player) != 0 {
+            -k.deep(s, opponent, player, -beta)
+        } else {
+            final_value(player, n as i32)
+        };
+    }
+    if let Some(bound) = stability_cut(s, player, opponent, alpha) {
+        return bound;
+    }
+    let entry = table.probe(player, opponent);
+    if let Some(e) = entry {
+        if e.lower > alpha {
+            return e.lower;
+        }
+        if e.upper <= alpha {
+            return e.upper;
+        }
+    }
+    let mut list = MoveList::new(player, opponent, legal);
+    if list.len() == 1 {
+        let (p, o) = list.get(0).next(player, opponent);
+        return -nws(k, s, p, o, -beta, n - 1);
+    }
+    if n >= ETC_MIN {
+        for m in list.as_slice() {
+            let (p, o) = m.next(player, opponent);
+            if let Some(e) = table.probe(p, o) {
+                if -e.upper > alpha {
+                    table.store(player, opponent, alpha, beta, -e.upper, Some(m.square), 1);
+                    return -e.upper;
+                }
+            }
+        }
+    }
+    let start = s.nodes;
+    list.order(
+        player,
+        opponent,
+        entry.and_then(|e| e.best),
+        super::geometry::parity(empty),
+    );
+    let mut best = i32::MIN;
+    let mut best_move = 0;
+    for i in 0..list.len() {
+        list.bring_best(i);
+        let m = list.get(i);
+        let (p, o) = m.next(player, opponent);
+        let v = -nws(k, s, p, o, -beta, n - 1);
+        if v > best {
+            best = v;
+            best_move = m.square;
+            if v > alpha {
+                break;
+            }
+        }
+    }
+    if !s.stop.stopped() {
+        table.store(
+            player,
+            opponent,
+            alpha,
+            beta,
+            best,
+            Some(best_move),
+            s.nodes - start,
+        );
+    }
+    best
+}
+
+/// The windowed search (alpha-beta with null windows after the first
+/// move, principal variation search): the exact value when it lies
+/// strictly between `alpha` and `beta`, else a bound on the side it
+/// fails to, as for the null-window searches. Used at the root and along
+/// the best line only; everything under it is null-window.
+pub(super) fn pvs<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    let empty = !(player | opponent);
+    let n = empty.count_ones();
+    if beta == alpha + 1 || n <= 4 {
+        return window_by_null(k, s, player, opponent, alpha, beta, n);
+    }
+    s.nodes += 1;
+    if s.stop.stopped() {
+        return alpha;
+    }
+    let legal = moves(player, opponent);
+    if legal == 0 {
+        return if moves(opponent, player) != 0 {
+            -pvs(k, s, opponent, player, -beta, -alpha)
+        } else {
+            final_value(player, n as i32)
+        };
+    }
+    let table = s.table;
+    let entry = table.probe(player, opponent);
+    if let Some(e) = entry {
+        if e.lower == e.upper || e.lower >= beta {
+            return e.lower;
+        }
+        if e.upper <= alpha {
+            return e.upper;
+        }
+    }
+    let start = s.nodes;
+    let mut list = MoveList::new(player, opponent, legal);
+    list.order(
+        player,
+        opponent,
+        entry.and_then(|e| e.best),
+        super::geometry::parity(empty),
+    );
+    let mut best = i32::MIN;
+    let mut best_move = 0;
+    let mut low = alpha;
+    for i in 0..list.len() {
+        list.bring_best(i);
+        let m = list.get(i);
+        let (p, o) = m.next(player, opponent);
+        let v = if i == 0 {
+            -pvs(k, s, p, o, -beta, -low)
+        } else {
+            let v = -nws(k, s, p, o, -low - 1, n - 1);
+            if v > low && v < beta {
+                -pvs(k, s, p, o, -beta, -(v - 1))
+            } else {
+                v
+            }
+        };
+        if v > best {
+            best = v;
+            best_move = m.square;
+            if v >= beta {
+                break;
+            }
+            low = low.max(v);
+        }
+    }
+    if !s.stop.stopped() {
+        table.store(
+            player,
+            opponent,
+            alpha,
+            beta,
+            best,
+            Some(best_move),
+            s.nodes - start,
+        );
+    }
+    best
+}
+
+/// A windowed search by null windows alone, for small positions: at
+/// `alpha` first, then upwards from each lower bound found until a search
+/// fails low (the value is then the last lower bound) or the bound
+/// reaches `beta`.
+fn window_by_null<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    beta: i32,
+    n: u32,
+) -> i32 {
+    let v = nws(k, s, player, opponent, alpha, n);
+    if v <= alpha {
+        return v;
+    }
+    // The value is at least `known`.
+    let mut known = v;
+    while known < beta {
+        let w = nws(k, s, player, opponent, known, n);
+        if w <= known {
+            // At most `w`, at least `known`: exactly `known`.
+            return known;
+        }
+        known = w;
+    }
+    known
+}

@@ -1,0 +1,253 @@
+//! The transposition table: bounds on positions already searched, shared by
+//! every thread of a search and kept between searches.
+//!
+//! Every search kifu runs is exact, so a stored bound is true forever: no
+//! depth or selectivity to compare, and bounds met again are merged. The
+//! table is a fixed array of 64-byte buckets (two entries and a version),
+//! allocated once. Entries keep the whole position, so a hit is never a
+//! different position. Threads read without locking: a bucket's version is
+//! odd while a writer fills it, and a reader that sees it change throws the
+//! read away (a sequence lock); a writer that finds the bucket busy skips
+//! its store, which costs time, never an answer.
+
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    /// The value is at least this.
+    pub lower: i32,
+    /// The value is at most this.
+    pub upper: i32,
+    /// The best move found, if any (a square index).
+    pub best: Option<u8>,
+}
+
+#[derive(Default)]
+struct Slot {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    /// `lower`, `upper` (as `i8`), best move (`NO_MOVE` for none), the
+    /// search's cost (log2 of its nodes) and its date, a byte each.
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    version: AtomicU64,
+    slots: [Slot; 2],
+}
+
+const NO_MOVE: u64 = 0xff;
+
+/// A fixed-size transposition table.
+pub(super) struct Table {
+    buckets: Box<[Bucket]>,
+    date: AtomicU64,
+}
+
+fn pack(entry: Entry, cost: u32, date: u64) -> u64 {
+    (entry.lower as i8 as u8 as u64)
+        | (entry.upper as i8 as u8 as u64) << 8
+        | entry.best.map_or(NO_MOVE, u64::from) << 16
+        | u64::from(cost.min(255)) << 24
+        | (date & 0xff) << 32
+}
+
+fn unpack(data: u64) -> Entry {
+    let best = (data >> 16) & 0xff;
+    Entry {
+        lower: i32::from(data as u8 as i8),
+        upper: i32::from((data >> 8) as u8 as i8),
+        best: (best != NO_MOVE).then_some(best as u8),
+    }
+}
+
+impl Table {
+    /// A table of about `bytes` bytes (at least one bucket).
+    pub fn new(bytes: usize) -> Table {
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        Table {
+            buckets: (0..n).map(|_| Bucket::default()).collect(),
+            date: AtomicU64::new(0),
+        }
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Starts a new search: entries of older searches are replaced first.
+    pub fn new_date(&self) {
+        self.date.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, player: u64, opponent: u64) -> &Bucket {
+        let h = (player.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ opponent)
+            .wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        let h = h ^ (h >> 31);
+        let index = ((u128::from(h) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Asks the processor to load a position's bucket now.
+    #[inline(always)]
+    pub fn prefetch(&self, player: u64, opponent: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket = self.bucket(player, opponent) as *const Bucket;
+            // SAFETY: a prefetch is a hint; the pointer is to a live bucket.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    bucket.cast::<i8>(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (player, opponent);
+    }
+
+    /// What the table holds of a position, if anything.
+    #[inline(always)]
+    pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
+        let bucket = self.bucket(player, opponent);
+        let before = bucket.version.load(Ordering::Acquire);
+        if before & 1 != 0 {
+            return None;
+        }
+        let mut found = None;
+        for slot in &bucket.slots {
+            if slot.player.load(Ordering::Relaxed) == player
+                && slot.opponent.load(Ordering::Relaxed) == opponent
+            {
+                found = Some(slot.data.load(Ordering::Relaxed));
+                break;
+            }
+        }
+        fence(Ordering::Acquire);
+        if bucket.version.load(Ordering::Relaxed) != before {
+            return None;
+        }
+        found.map(unpack)
+    }
+
+    /// Records what a null-window or windowed search found: `value` from a
+    /// search of window `alpha, beta` is a lower bound when at least
+    /// `beta`, an upper bound when at most `alpha`, exact between.
+    /// Merged with what the table already knows of the position.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub fn store(
+        &self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        value: i32,
+        best: Option<u8>,
+        nodes: u64,
+    ) {
+        let mut entry = Entry {
+            lower: if value > alpha { value } else { -64 },
+            upper: if value < beta { value } else { 64 },
+            best,
+        };
+        let cost = 64 - nodes.leading_zeros();
+        let date = self.date.load(Ordering::Relaxed);
+        let bucket = self.bucket(player, opponent);
+        let version = bucket.version.load(Ordering::Relaxed);
+        if version & 1 != 0
+            || bucket
+                .version
+                .compare_exchange(version, version + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        // The bucket is ours until the version is even again.
+        let mut target = None;
+        for (i, slot) in bucket.slots.iter().enumerate() {
+            if slot.player.load(Ordering::Relaxed) == player
+                && slot.opponent.load(Ordering::Relaxed) == opponent
+            {
+                let old = unpack(slot.data.load(Ordering::Relaxed));
+                entry.lower = entry.lower.max(old.lower);
+                entry.upper = entry.upper.min(old.upper);
+                if entry.best.is_none() {
+                    entry.best = old.best;
+                }
+                target = Some(i);
+                break;
+            }
+        }
+        let i = target.unwrap_or_else(|| {
+            let priority = |slot: &Slot| {
+                let data = slot.data.load(Ordering::Relaxed);
+                let current = u64::from((data >> 32) & 0xff == date & 0xff);
+                current << 8 | (data >> 24) & 0xff
+            };
+            usize::from(priority(&bucket.slots[1]) < priority(&bucket.slots[0]))
+        });
+        let slot = &bucket.slots[i];
+        slot.player.store(player, Ordering::Relaxed);
+        slot.opponent.store(opponent, Ordering::Relaxed);
+        slot.data.store(pack(entry, cost, date), Ordering::Relaxed);
+        bucket.version.store(version + 2, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_merged() {
+        let table = Table::new(1 << 16);
+        assert_eq!(table.probe(1, 2), None);
+        table.store(1, 2, 9, 10, 12, Some(19), 100);
+        assert_eq!(
+            table.probe(1, 2),
+            Some(Entry {
+                lower: 12,
+                upper: 64,
+                best: Some(19)
+            })
+        );
+        table.store(1, 2, 19, 20, 14, None, 100);
+        assert_eq!(
+            table.probe(1, 2),
+            Some(Entry {
+                lower: 12,
+                upper: 14,
+                best: Some(19)
+            })
+        );
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_the_newer_or_costlier_entry() {
+        // One bucket: every position lands in it.
+        let table = Table::new(64);
+        table.store(1, 2, 0, 1, 4, None, 1 << 20);
+        table.store(3, 4, 0, 1, 4, None, 1 << 10);
+        table.new_date();
+        table.store(5, 6, 0, 1, 4, None, 1);
+        // The cheaper of the two older entries made way.
+        assert!(table.probe(1, 2).is_some());
+        assert!(table.probe(3, 4).is_none());
+        assert!(table.probe(5, 6).is_some());
+    }
+
+    #[test]
+    fn packing_keeps_negative_values() {
+        let e = Entry {
+            lower: -64,
+            upper: -2,
+            best: None,
+        };
+        assert_eq!(unpack(pack(e, 40, 3)), e);
+    }
+}
