@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod archive;
 mod convert;
 mod diagnostic;
+mod engine;
 mod explore;
 mod formats;
 mod io;
@@ -20,6 +21,7 @@ mod run;
 mod score;
 mod shape;
 mod show;
+mod solve;
 mod stats;
 mod suggest;
 mod validate;
@@ -45,6 +47,7 @@ enum Command {
     Explore(explore::Args),
     Stats(stats::Args),
     Positions(positions::Args),
+    Solve(solve::Args),
     Openings(openings::Args),
     Formats(formats::Args),
     /// Print a shell completion script.
@@ -187,6 +190,7 @@ pub fn main() -> ExitCode {
         Command::Explore(args) => explore::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Positions(args) => positions::run(args),
+        Command::Solve(args) => solve::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Formats(args) => formats::run(args),
         Command::Man { dir } => man_page(dir.as_deref()),

@@ -103,3 +103,87 @@ pub fn total_size(files: &[String]) -> Option<u64> {
         })
         .sum()
 }
+
+/// A bar over a number of steps (positions, games) with the solver's
+/// speed, shown only on a terminal and once the run has taken half a
+/// second; updated while a long step is under way.
+pub struct Steps {
+    wanted: bool,
+    total: u64,
+    unit: &'static str,
+    bar: Option<ProgressBar>,
+    done: u64,
+    started: Instant,
+}
+
+impl Steps {
+    /// A bar over `total` steps of `unit` (a plural noun).
+    pub fn new(quiet: bool, total: u64, unit: &'static str) -> Steps {
+        Steps {
+            wanted: !quiet && std::io::stderr().is_terminal(),
+            total,
+            unit,
+            bar: None,
+            done: 0,
+            started: Instant::now(),
+        }
+    }
+
+    fn bar(&mut self) -> Option<&ProgressBar> {
+        if self.bar.is_none() && self.wanted && self.started.elapsed() >= DELAY {
+            let bar = ProgressBar::with_draw_target(Some(self.total), ProgressDrawTarget::stderr());
+            let template = format!(
+                "{{bar:30.cyan/blue}} {{pos}}/{{len}} {} {{msg}} (eta {{eta}})",
+                self.unit
+            );
+            if let Ok(style) = ProgressStyle::with_template(&template) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar.set_position(self.done);
+            self.bar = Some(bar);
+        }
+        self.bar.as_ref()
+    }
+
+    /// Runs `job`, showing the solver's nodes per second meanwhile.
+    pub fn watch<T>(&mut self, solver: &kifu::solve::Solver, job: impl FnOnce() -> T) -> T {
+        if !self.wanted {
+            return job();
+        }
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let started = self.started;
+        let this = &mut *self;
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(100));
+                    let nodes = solver.nodes_so_far();
+                    let secs = started.elapsed().as_secs_f64().max(1e-9);
+                    if let Some(bar) = this.bar() {
+                        bar.set_message(format!("{:.1} M nodes/s", nodes as f64 / secs / 1e6));
+                    }
+                }
+            });
+            let out = job();
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            out
+        })
+    }
+
+    /// One more step done.
+    pub fn step(&mut self) {
+        self.done += 1;
+        let done = self.done;
+        if let Some(bar) = self.bar() {
+            bar.set_position(done);
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -17,8 +17,9 @@
 //!
 //! Each line becomes a [`GameRecord`] that starts from the position and has
 //! no moves; the scored moves stay verbatim in `tags.extra` under
-//! [`EXTRA_TAG`] and [`scored_moves`] reads them back. Read only: kifu does
-//! not write OBF.
+//! [`EXTRA_TAG`] and [`scored_moves`] reads them back. [`line`] writes a
+//! position and its scored moves as Edax does (`kifu solve --format obf`);
+//! games are not converted to OBF.
 
 use std::io::BufRead;
 
@@ -269,7 +270,36 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
-/// The OBF row of the format table: read only.
+/// One OBF line (without its line break): the board, the side to move,
+/// and each move with its score as Edax writes them (`G8:+18`, a pass
+/// `PS`, a zero `+0`).
+///
+/// ```
+/// use kifu::formats::obf;
+/// use kifu::{Move, Position};
+/// let pos = Position::start();
+/// let f5 = Move::Play("f5".parse()?);
+/// let line = obf::line(&pos, &[(f5, 0)]);
+/// assert_eq!(&line[64..], " X; F5:+0;");
+/// # Ok::<(), kifu::ParseSquareError>(())
+/// ```
+#[must_use]
+pub fn line(position: &crate::Position, moves: &[(Move, i32)]) -> String {
+    use std::fmt::Write;
+    let mut out = position.to_string();
+    out.push(';');
+    for (mv, score) in moves {
+        let word = match mv {
+            Move::Play(square) => square.to_string().to_ascii_uppercase(),
+            Move::Pass => "PS".to_owned(),
+        };
+        let _ = write!(out, " {word}:{score:+};");
+    }
+    out
+}
+
+/// The OBF row of the format table: read as positions (`kifu solve`
+/// writes it).
 pub const INFO: FormatInfo = FormatInfo {
     format: Format::Obf,
     name: "obf",

@@ -40,7 +40,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::{Move, Position, Square};
@@ -121,6 +121,7 @@ pub enum Bound {
 pub struct Solver {
     table: Table,
     interrupt: Option<Arc<AtomicBool>>,
+    live: AtomicU64,
     #[cfg(target_arch = "x86_64")]
     modern: Option<kernel::Modern>,
 }
@@ -158,6 +159,7 @@ impl Solver {
         Solver {
             table: Table::new(options.hash_bytes),
             interrupt: None,
+            live: AtomicU64::new(0),
             #[cfg(target_arch = "x86_64")]
             modern: kernel::Modern::detect(),
         }
@@ -175,6 +177,13 @@ impl Solver {
         self.table.bytes()
     }
 
+    /// Positions searched by every search of this solver so far, updated
+    /// while they run (for a progress display).
+    #[must_use]
+    pub fn nodes_so_far(&self) -> u64 {
+        self.live.load(Ordering::Relaxed)
+    }
+
     /// Runs `job` as one search: a node counter and the stop flags.
     fn run<T>(&self, job: impl FnOnce(&mut Search<'_>) -> T) -> Result<(T, u64), Interrupted> {
         let never = AtomicBool::new(false);
@@ -185,9 +194,12 @@ impl Solver {
             edges: &stable::EDGES,
             nodes: 0,
             stop: &stop,
+            live: &self.live,
+            flushed: 0,
         };
         self.table.new_date();
         let out = job(&mut s);
+        s.flush();
         if stop.stopped() {
             return Err(Interrupted);
         }

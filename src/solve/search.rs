@@ -8,7 +8,7 @@
 //! from the side to move's view, empties to the winner, so always even;
 //! the root asks with odd or even `alpha` alike.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::geometry::{NEIGHBOURS, QUADRANT, QUADRANTS};
 use super::kernel::Kernel;
@@ -71,7 +71,26 @@ pub(super) struct Search<'a> {
     pub nodes: u64,
     /// When to give up: the result of a stopped search means nothing.
     pub stop: &'a Stop<'a>,
+    /// Nodes of every search of the solver so far, for a progress bar:
+    /// this search adds its own now and then.
+    pub live: &'a AtomicU64,
+    /// Of `nodes`, those already added to `live`.
+    pub flushed: u64,
 }
+
+impl Search<'_> {
+    /// Adds the nodes not yet counted to the solver's live count.
+    #[inline(always)]
+    pub fn flush(&mut self) {
+        self.live
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+}
+
+/// From this many empty squares on, a node adds its count to the live
+/// count when done (rare enough to cost nothing).
+const FLUSH_MIN: u32 = 16;
 
 /// A cut-off by stability: the opponent's stable discs are the mover's
 /// at no point, so the mover's value is at most `64 - 2 × stable`. Worth
@@ -260,6 +279,9 @@ pub(super) fn deep<K: Kernel>(
             Some(best_move),
             s.nodes - start,
         );
+    }
+    if n >= FLUSH_MIN {
+        s.flush();
     }
     best
 }

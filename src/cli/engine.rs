@@ -1,0 +1,50 @@
+//! The solver's flags, shared by every command that solves positions.
+
+use anyhow::{Context, Result};
+use kifu::solve::{Solver, SolverOptions};
+
+/// How much of the machine the exact solver may use.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Threads (default: one per core).
+    #[arg(
+        long,
+        short = 'j',
+        alias = "jobs",
+        value_name = "N",
+        default_value_t = 0
+    )]
+    pub threads: usize,
+
+    /// The solver's transposition table, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    pub hash: usize,
+}
+
+/// A solver and the threads it runs on.
+pub struct Engine {
+    pub solver: Solver,
+    pool: rayon::ThreadPool,
+}
+
+impl EngineArgs {
+    /// Allocates the table and starts the threads.
+    pub fn start(&self) -> Result<Engine> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .context("cannot start the solver's threads")?;
+        let bytes = self.hash.max(1).saturating_mul(1 << 20);
+        Ok(Engine {
+            solver: Solver::new(SolverOptions { hash_bytes: bytes }),
+            pool,
+        })
+    }
+}
+
+impl Engine {
+    /// Runs `job` on the solver's threads.
+    pub fn install<T: Send>(&self, job: impl FnOnce() -> T + Send) -> T {
+        self.pool.install(job)
+    }
+}

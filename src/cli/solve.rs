@@ -1,0 +1,354 @@
+//! `kifu solve`: the exact value of positions, their best moves and a
+//! best line, or every move's value.
+
+use std::io::{self, BufRead, BufWriter, Write};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use kifu::formats::obf;
+use kifu::solve::{MoveValue, Solution};
+use kifu::{Color, Move, Position, PositionQuery};
+use serde::Serialize;
+
+use super::engine::EngineArgs;
+use super::progress::Steps;
+use super::Outcome;
+
+/// Solve positions exactly: value, best moves and a best line.
+///
+/// A position is a board and the side to move (64 squares a1…h8 of X, O
+/// and -, then X or O: quote it), moves from the start (f5d6c3…), or a
+/// file of them, one a line: OBF lines (Edax's problem files), boards or
+/// move sequences. The value is the final disc difference for the side to
+/// move under perfect play, empty squares to the winner.
+///
+/// Examples:
+///   kifu solve fforum-1-19.obf
+///   kifu solve 'XXXOXXXXOXXXXXXXOOXXXXXXOOOXXXXXOOOXXOO-OOOOO---OOOOOOO-OOOOOOO- X'
+///   kifu solve problems.obf --all-moves --format obf > solved.obf
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Positions, or files of positions (`-`: standard input).
+    #[arg(required = true, value_name = "POSITION|FILE")]
+    inputs: Vec<String>,
+
+    /// Every legal move's exact value, best first (ties by square).
+    #[arg(long)]
+    all_moves: bool,
+
+    /// Output: an aligned table, Edax's OBF lines, CSV or JSON Lines.
+    #[arg(long, value_enum, default_value_t = SolveFormat::Table)]
+    format: SolveFormat,
+
+    /// Refuse positions with more empty squares than this (a position of
+    /// 36 empties can take hours).
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    max_empties: u32,
+
+    #[command(flatten)]
+    engine: EngineArgs,
+
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SolveFormat {
+    Table,
+    Obf,
+    Csv,
+    Json,
+}
+
+/// The CSV header (SPEC section 9); `--all-moves` adds `moves`.
+const HEADER: &str = "source,position,empties,side,value,best_moves,line,nodes,seconds";
+
+/// A position to solve and where it came from.
+struct Item {
+    /// `FILE:LINE`, or `None` for a command-line argument.
+    source: Option<String>,
+    /// How the table names it.
+    label: String,
+    position: Position,
+}
+
+/// Reads a position as a line of a file or an argument gives it: a board
+/// and side to move (OBF's scored moves after a `;` ignored), or moves
+/// from the start.
+fn parse_position(text: &str) -> Result<Position, String> {
+    let text = text.split('%').next().unwrap_or_default().trim();
+    if text.is_empty() {
+        return Err("no position".to_owned());
+    }
+    let board_like = text.starts_with(['X', 'x', '*', 'O', 'o', '-', '.']);
+    let text = if board_like {
+        text.split(';').next().unwrap_or_default()
+    } else {
+        text
+    };
+    PositionQuery::parse(text)
+        .map(|q| *q.target())
+        .map_err(|e| e.to_string())
+}
+
+/// The positions of every input, in order. An argument that cannot be
+/// read is an error (exit 2); a line of a file is reported and skipped.
+fn gather(args: &Args, bad_lines: &mut u64) -> Result<Vec<Item>> {
+    let mut items = Vec::new();
+    for (n, input) in args.inputs.iter().enumerate() {
+        let is_file = input == "-" || std::path::Path::new(input).is_file();
+        if !is_file {
+            let position = parse_position(input)
+                .map_err(|e| anyhow::anyhow!("position {} ({input:?}): {e}", n + 1))?;
+            check_empties(&position, args.max_empties)
+                .map_err(|e| anyhow::anyhow!("position {} ({input:?}): {e}", n + 1))?;
+            let label = if input.len() > 24 {
+                format!("#{}", n + 1)
+            } else {
+                input.clone()
+            };
+            items.push(Item {
+                source: None,
+                label,
+                position,
+            });
+            continue;
+        }
+        let reader: Box<dyn BufRead> = if input == "-" {
+            Box::new(io::BufReader::new(io::stdin()))
+        } else {
+            let file =
+                std::fs::File::open(input).with_context(|| format!("cannot read {input}"))?;
+            Box::new(io::BufReader::new(file))
+        };
+        let name = std::path::Path::new(input)
+            .file_name()
+            .map_or_else(|| input.clone(), |f| f.to_string_lossy().into_owned());
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.with_context(|| format!("cannot read {input}"))?;
+            let body = line.trim();
+            if body.is_empty() || body.starts_with(['%', '#']) {
+                continue;
+            }
+            let at = format!("{input}:{}", i + 1);
+            match parse_position(body).and_then(|p| check_empties(&p, args.max_empties).map(|()| p))
+            {
+                Ok(position) => items.push(Item {
+                    source: Some(at),
+                    label: format!("{name}:{}", i + 1),
+                    position,
+                }),
+                Err(e) => {
+                    eprintln!("kifu: {at}: {e}; skipped");
+                    *bad_lines += 1;
+                }
+            }
+        }
+    }
+    Ok(items)
+}
+
+/// Refuses a position too deep for `--max-empties` before any search.
+fn check_empties(position: &Position, max: u32) -> Result<(), String> {
+    let empties = position.board().empty().count();
+    if empties > max {
+        return Err(format!(
+            "{empties} empty squares, more than --max-empties {max}; \
+             give --max-empties {empties} to solve it anyway (it may take very long)"
+        ));
+    }
+    Ok(())
+}
+
+/// A solution, every move's value when asked, and the nodes of both.
+type Solved = (Solution, Option<Vec<MoveValue>>, u64);
+
+/// One solved position, as every format writes it.
+#[derive(Serialize)]
+struct Row<'a> {
+    source: &'a str,
+    position: String,
+    empties: u32,
+    side: Color,
+    value: i32,
+    best_moves: Vec<String>,
+    line: Vec<String>,
+    nodes: u64,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<JsonMove>>,
+}
+
+#[derive(Serialize)]
+struct JsonMove {
+    #[serde(rename = "move")]
+    mv: String,
+    value: i32,
+}
+
+fn names(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(ToString::to_string).collect()
+}
+
+/// `g8:+18 h1:+12 …`
+fn scored(moves: &[MoveValue]) -> String {
+    let words: Vec<String> = moves
+        .iter()
+        .map(|m| format!("{}:{:+}", m.mv, m.value))
+        .collect();
+    words.join(" ")
+}
+
+/// `1.2M`, `35k`, `812`.
+pub fn count(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=9_999_999 => format!("{}k", n / 1000),
+        _ if n < 10_000_000_000 => format!("{:.1}M", n as f64 / 1e6),
+        _ => format!("{:.1}G", n as f64 / 1e9),
+    }
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let mut bad_lines = 0;
+    let items = gather(&args, &mut bad_lines)?;
+    let engine = args.engine.start()?;
+    let solver = &engine.solver;
+    let out = io::stdout().lock();
+    let mut out = BufWriter::new(out);
+    match args.format {
+        SolveFormat::Csv => {
+            write!(out, "{HEADER}")?;
+            if args.all_moves {
+                write!(out, ",moves")?;
+            }
+            writeln!(out)?;
+        }
+        SolveFormat::Table => {
+            writeln!(
+                out,
+                "{:<22} {:>7} {:>5}  {:<10} {:>8} {:>8}  line",
+                "position", "empties", "value", "best", "nodes", "seconds"
+            )?;
+        }
+        _ => {}
+    }
+    out.flush()?;
+    let mut progress = Steps::new(args.quiet, items.len() as u64, "positions");
+    let mut total_nodes = 0;
+    let started = Instant::now();
+    for item in &items {
+        let t = Instant::now();
+        let (solution, moves, nodes) = engine.install(|| -> Result<Solved> {
+            progress.watch(solver, || {
+                if args.all_moves {
+                    let all = solver.solve_moves(&item.position)?;
+                    let solution = solver.solve_from(&item.position, all.value)?;
+                    let nodes = all.nodes + solution.nodes;
+                    Ok((solution, Some(all.moves), nodes))
+                } else {
+                    let solution = solver.solve(&item.position)?;
+                    let nodes = solution.nodes;
+                    Ok((solution, None, nodes))
+                }
+            })
+        })?;
+        let seconds = t.elapsed().as_secs_f64();
+        total_nodes += nodes;
+        let pos = &item.position;
+        let row = Row {
+            source: item.source.as_deref().unwrap_or(""),
+            position: pos.to_string(),
+            empties: pos.board().empty().count(),
+            side: pos.side_to_move(),
+            value: solution.value,
+            best_moves: names(&solution.best_moves),
+            line: names(&solution.line),
+            nodes,
+            seconds,
+            moves: moves.as_ref().map(|m| {
+                m.iter()
+                    .map(|m| JsonMove {
+                        mv: m.mv.to_string(),
+                        value: m.value,
+                    })
+                    .collect()
+            }),
+        };
+        match args.format {
+            SolveFormat::Table => {
+                writeln!(
+                    out,
+                    "{:<22} {:>7} {:>+5}  {:<10} {:>8} {:>8.3}  {}",
+                    item.label,
+                    row.empties,
+                    row.value,
+                    row.best_moves.join(" "),
+                    count(nodes),
+                    seconds,
+                    row.line.join(" ")
+                )?;
+                if let Some(m) = &moves {
+                    writeln!(out, "{:<22} moves: {}", "", scored(m))?;
+                }
+            }
+            SolveFormat::Obf => {
+                let listed: Vec<(Move, i32)> = match &moves {
+                    Some(m) => m.iter().map(|m| (m.mv, m.value)).collect(),
+                    None => solution
+                        .best_moves
+                        .iter()
+                        .map(|&m| (m, solution.value))
+                        .collect(),
+                };
+                writeln!(out, "{}", obf::line(pos, &listed))?;
+            }
+            SolveFormat::Csv => {
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(vec![]);
+                let mut record = vec![
+                    row.source.to_owned(),
+                    row.position.clone(),
+                    row.empties.to_string(),
+                    row.side.name().to_owned(),
+                    row.value.to_string(),
+                    row.best_moves.join(" "),
+                    row.line.join(" "),
+                    row.nodes.to_string(),
+                    format!("{seconds:.3}"),
+                ];
+                if let Some(m) = &moves {
+                    record.push(scored(m));
+                }
+                w.write_record(&record)?;
+                out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)?;
+            }
+            SolveFormat::Json => {
+                serde_json::to_writer(&mut out, &row)?;
+                writeln!(out)?;
+            }
+        }
+        out.flush()?;
+        progress.step();
+    }
+    progress.finish();
+    let secs = started.elapsed().as_secs_f64();
+    if !args.quiet && items.len() > 1 {
+        eprintln!(
+            "{} positions solved in {secs:.2} s, {} nodes ({:.1} M nodes/s)",
+            items.len(),
+            count(total_nodes),
+            total_nodes as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    if bad_lines > 0 {
+        if items.is_empty() {
+            bail!("no position could be read");
+        }
+        return Ok(Outcome::Invalid);
+    }
+    Ok(Outcome::Valid)
+}
