@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod batch;
 mod bitboard;
 mod board;

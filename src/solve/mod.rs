@@ -287,6 +287,30 @@ impl Solver {
         })
     }
 
+    /// Every move of `position` reaching `value`, which must be its value
+    /// (as [`Solver::value`] gives it), by square; `[Pass]` when the side
+    /// to move must pass, empty when the game is over. With the positions
+    /// searched.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the interrupt flag was set.
+    pub fn best_moves(
+        &self,
+        position: &Position,
+        value: i32,
+    ) -> Result<(Vec<Move>, u64), Interrupted> {
+        let (p, o) = position.relative();
+        match moves_or_pass(p, o) {
+            None => return Ok((Vec::new(), 0)),
+            Some(false) => return Ok((vec![Move::Pass], 0)),
+            Some(true) => {}
+        }
+        let (best, nodes) =
+            with_kernel!(self, k => self.run(|s| root::best_moves(k, s, p, o, value)))?;
+        Ok((best.into_iter().map(square).collect(), nodes))
+    }
+
     /// Every legal move of `position` with its exact value, best first.
     ///
     /// # Errors

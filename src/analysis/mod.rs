@@ -1,0 +1,237 @@
+//! Exact analysis of played games: from the first position with at most
+//! N empty squares to the end of the record, each position's value, its
+//! best moves, the played move's value and what it lost.
+//!
+//! Rides on the replay: the record is replayed once ([`GameRecord::replay`]
+//! and [`GameRecord::plies`] give the legal moves and the passes the record
+//! left out), the positions from N empties on are collected, and the
+//! [`Solver`] values each (consecutive positions share most of their tree,
+//! and one solver's table keeps it).
+//!
+//! ```
+//! use kifu::analysis::analyze;
+//! use kifu::formats::Format;
+//! use kifu::solve::{Solver, SolverOptions};
+//! // A complete game of 60 moves, analysed over its last 10.
+//! let moves = "f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1f3f6e7g5g6g4h3h4h5e8f7d7\
+//!              c7f8h6g3d8c8b6a5a4a3e2e1f1d1g1b2a2a1b7a7b8a8h2h1g2g7h8g8h7f2";
+//! let record = Format::Transcript.reader(moves.as_bytes()).next().unwrap()?;
+//! let solver = Solver::new(SolverOptions::default());
+//! let game = analyze(&solver, &record, 10)?;
+//! assert_eq!(game.empties, Some(10));
+//! let black = game.black_score.unwrap() as i32;
+//! let theoretical = game.theoretical_black_score.unwrap() as i32;
+//! assert_eq!(2 * (black - theoretical), game.white_loss - game.black_loss);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::record::Token;
+use crate::solve::{Interrupted, Solver};
+use crate::{Color, GameRecord, Move, Position, Status};
+
+/// One analysed move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MoveAnalysis {
+    /// 0-based index of the move token in the record (explicit passes
+    /// count, as for `error_move`).
+    pub index: usize,
+    /// The side that played it.
+    pub color: Color,
+    /// The move.
+    pub mv: Move,
+    /// Empty squares before it.
+    pub empties: u32,
+    /// The position's value before the move, from the mover's side.
+    pub best_value: i32,
+    /// Every move reaching `best_value`, by square.
+    pub best_moves: Vec<Move>,
+    /// The played move's value, from the mover's side.
+    pub value: i32,
+    /// `best_value − value`: what the move gave away (0 for a best move).
+    pub loss: i32,
+}
+
+/// One analysed game (the per-game row of `kifu analyze`).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct GameAnalysis {
+    /// Complete, incomplete or invalid (analysed up to its first bad move).
+    pub status: Option<Status>,
+    /// Empty squares of the first analysed position; `None` when the game
+    /// ended with more than N.
+    pub empties: Option<u32>,
+    /// Black's discs under perfect play from the first analysed position,
+    /// empties to the winner; the final score when the game ended with
+    /// more than N empties.
+    pub theoretical_black_score: Option<u8>,
+    /// Black's discs at the end, empties to the winner (complete games).
+    pub black_score: Option<u8>,
+    /// Black's discs under perfect play from the record's last position
+    /// (with at most N empties).
+    pub solved_black_score: Option<u8>,
+    /// The analysed moves, in order.
+    pub moves: Vec<MoveAnalysis>,
+    /// The sum of Black's move losses.
+    pub black_loss: i32,
+    /// The sum of White's move losses.
+    pub white_loss: i32,
+    /// Black's moves that lost discs.
+    pub black_mistakes: u32,
+    /// White's moves that lost discs.
+    pub white_mistakes: u32,
+    /// 1-based number of the first losing move token.
+    pub first_mistake_move: Option<usize>,
+    /// Positions the solver searched.
+    pub nodes: u64,
+}
+
+/// Black's discs for a value from `side`'s view.
+fn black_discs(value: i32, side: Color) -> u8 {
+    let black = if side == Color::Black { value } else { -value };
+    // A value is even, within −64..64.
+    ((64 + black) / 2).clamp(0, 64) as u8
+}
+
+/// `position` with the other side to move.
+fn passed(mut position: Position) -> Position {
+    position.pass();
+    position
+}
+
+/// A position of the game from which a move token was played.
+struct Step {
+    index: usize,
+    color: Color,
+    mv: Move,
+    before: Position,
+    after: Position,
+}
+
+/// Analyses `record` from its first position with at most `empties` empty
+/// squares to its end (or its first illegal move).
+///
+/// # Errors
+///
+/// [`Interrupted`] when the solver's interrupt flag was set.
+pub fn analyze(
+    solver: &Solver,
+    record: &GameRecord,
+    empties: u32,
+) -> Result<GameAnalysis, Interrupted> {
+    let report = record.replay();
+    let status = report.status();
+    let mut game = GameAnalysis {
+        status: Some(status),
+        black_score: report.final_score().map(|s| s.black_score),
+        ..GameAnalysis::default()
+    };
+    // The positions from `empties` on, and the last legal one.
+    let mut pos = record.start;
+    let mut steps = Vec::new();
+    let mut first: Option<Position> = (pos.board().empty().count() <= empties).then_some(pos);
+    for turn in record.plies(&report) {
+        if !turn.legal {
+            break;
+        }
+        if turn.pass_before {
+            pos.pass();
+        }
+        if first.is_none() && pos.board().empty().count() <= empties {
+            first = Some(pos);
+        }
+        let before = pos;
+        let mv = match turn.token {
+            Token::Move(Move::Play(square)) => {
+                if pos.play(square).is_err() {
+                    break;
+                }
+                Move::Play(square)
+            }
+            Token::Move(Move::Pass) => {
+                pos.pass();
+                Move::Pass
+            }
+            Token::Unreadable => break,
+        };
+        if first.is_some() {
+            steps.push(Step {
+                index: turn.index,
+                color: turn.color,
+                mv,
+                before,
+                after: pos,
+            });
+        }
+    }
+    let end = pos;
+    let Some(first) = first else {
+        // Never as few as `empties` empty squares: the real result stands.
+        game.theoretical_black_score = game.black_score;
+        return Ok(game);
+    };
+    game.empties = Some(first.board().empty().count());
+    // A guess of the first value: the result the game reached.
+    let guess = report.final_score().map_or(0, |s| {
+        let black = 2 * i32::from(s.black_score) - 64;
+        if first.side_to_move() == Color::Black {
+            black
+        } else {
+            -black
+        }
+    });
+    let (first_value, nodes) = solver.value(&first, guess)?;
+    game.nodes += nodes;
+    game.theoretical_black_score = Some(black_discs(first_value, first.side_to_move()));
+    // The value of each step's position before the move, known from the
+    // previous step's position after it.
+    let mut known: Option<(Position, i32)> = Some((first, first_value));
+    for step in &steps {
+        let best_value = match known {
+            Some((p, v)) if p == step.before => v,
+            // The side to move at `p` had to pass (the record left it out).
+            Some((p, v)) if passed(p) == step.before => -v,
+            _ => {
+                let (v, n) = solver.value(&step.before, 0)?;
+                game.nodes += n;
+                v
+            }
+        };
+        let (after_value, n) = solver.value(&step.after, -best_value)?;
+        game.nodes += n;
+        let value = -after_value;
+        let solution = solver.best_moves(&step.before, best_value)?;
+        game.nodes += solution.1;
+        let loss = best_value - value;
+        game.moves.push(MoveAnalysis {
+            index: step.index,
+            color: step.color,
+            mv: step.mv,
+            empties: step.before.board().empty().count(),
+            best_value,
+            best_moves: solution.0,
+            value,
+            loss,
+        });
+        if loss > 0 {
+            match step.color {
+                Color::Black => {
+                    game.black_loss += loss;
+                    game.black_mistakes += 1;
+                }
+                Color::White => {
+                    game.white_loss += loss;
+                    game.white_mistakes += 1;
+                }
+            }
+            game.first_mistake_move.get_or_insert(step.index + 1);
+        }
+        known = Some((step.after, after_value));
+    }
+    // The record's last position, solved: the result it would have had.
+    let (end_value, n) = match known {
+        Some((p, v)) if p == end => (v, 0),
+        _ => solver.value(&end, 0)?,
+    };
+    game.nodes += n;
+    game.solved_black_score = Some(black_discs(end_value, end.side_to_move()));
+    Ok(game)
+}
