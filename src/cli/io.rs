@@ -191,7 +191,13 @@ pub struct InputArgs {
     pub source: SourceArgs,
 
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    #[arg(
+        long,
+        short = 'j',
+        alias = "threads",
+        value_name = "N",
+        default_value_t = 0
+    )]
     pub jobs: usize,
 
     /// No progress bar.

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyze;
 mod archive;
 mod convert;
 mod diagnostic;
@@ -48,6 +49,7 @@ enum Command {
     Stats(stats::Args),
     Positions(positions::Args),
     Solve(solve::Args),
+    Analyze(analyze::Args),
     Openings(openings::Args),
     Formats(formats::Args),
     /// Print a shell completion script.
@@ -191,6 +193,7 @@ pub fn main() -> ExitCode {
         Command::Stats(args) => stats::run(args),
         Command::Positions(args) => positions::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Formats(args) => formats::run(args),
         Command::Man { dir } => man_page(dir.as_deref()),

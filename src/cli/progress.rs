@@ -109,7 +109,7 @@ pub fn total_size(files: &[String]) -> Option<u64> {
 /// second; updated while a long step is under way.
 pub struct Steps {
     wanted: bool,
-    total: u64,
+    total: Option<u64>,
     unit: &'static str,
     bar: Option<ProgressBar>,
     done: u64,
@@ -120,8 +120,16 @@ impl Steps {
     /// A bar over `total` steps of `unit` (a plural noun).
     pub fn new(quiet: bool, total: u64, unit: &'static str) -> Steps {
         Steps {
+            total: Some(total),
+            ..Steps::unbounded(quiet, unit)
+        }
+    }
+
+    /// A counter of steps of `unit` whose number is not known ahead.
+    pub fn unbounded(quiet: bool, unit: &'static str) -> Steps {
+        Steps {
             wanted: !quiet && std::io::stderr().is_terminal(),
-            total,
+            total: None,
             unit,
             bar: None,
             done: 0,
@@ -131,11 +139,14 @@ impl Steps {
 
     fn bar(&mut self) -> Option<&ProgressBar> {
         if self.bar.is_none() && self.wanted && self.started.elapsed() >= DELAY {
-            let bar = ProgressBar::with_draw_target(Some(self.total), ProgressDrawTarget::stderr());
-            let template = format!(
-                "{{bar:30.cyan/blue}} {{pos}}/{{len}} {} {{msg}} (eta {{eta}})",
-                self.unit
-            );
+            let bar = ProgressBar::with_draw_target(self.total, ProgressDrawTarget::stderr());
+            let template = match self.total {
+                Some(_) => format!(
+                    "{{bar:30.cyan/blue}} {{pos}}/{{len}} {} {{msg}} (eta {{eta}})",
+                    self.unit
+                ),
+                None => format!("{{spinner}} {{pos}} {} {{msg}} ({{elapsed}})", self.unit),
+            };
             if let Ok(style) = ProgressStyle::with_template(&template) {
                 bar.set_style(style.progress_chars("=> "));
             }

@@ -1,0 +1,535 @@
+//! `kifu analyze`: which moves of a game gave discs away, by exact
+//! solving from the first position with at most N empty squares.
+
+use std::io::{self, BufWriter, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::Result;
+use kifu::analysis::{analyze, GameAnalysis, MoveAnalysis};
+use kifu::batch::{self, BatchError, Seen, SliceReport};
+use kifu::formats::GameReader;
+use kifu::select::{duplicate_key, Selection};
+use kifu::{GameRecord, Move, Status};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::engine::{Engine, EngineArgs};
+use super::io::InputArgs;
+use super::progress::Steps;
+use super::run::{run_inputs, Job};
+use super::{report, Outcome};
+
+/// Find the moves that lost discs: exact values from N empties to the end.
+///
+/// For each game, every move played from the first position with at most
+/// N empty squares to the end of the record: the position's exact value,
+/// its best moves, the played move's value and its loss (discs given away,
+/// as a disc difference). One game: its moves, the losing ones marked
+/// (`?` lost discs, `??` threw away the result); many: one row a game.
+/// Games are solved in parallel on every core.
+///
+/// Examples:
+///   kifu analyze game.ggf
+///   kifu analyze WTH_2004.wtb --empties 16 --format csv > 2004-analysis.csv
+///   kifu analyze WTH_2004.wtb --player Tastet --moves --format csv
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Analyse from the first position with at most this many empties.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    empties: u32,
+
+    /// One row per analysed move instead of one per game.
+    #[arg(long)]
+    moves: bool,
+
+    /// Output: an aligned table, CSV or JSON Lines (one object a game,
+    /// with its moves).
+    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Table)]
+    format: AnalyzeFormat,
+
+    /// Leave out games whose moves repeat an earlier game's, turned or
+    /// mirrored or not (the first is kept).
+    #[arg(long)]
+    unique: bool,
+
+    /// The solver's transposition table, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    hash: usize,
+
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum AnalyzeFormat {
+    Table,
+    Csv,
+    Json,
+}
+
+/// The per-game CSV header (SPEC section 9).
+const GAME_HEADER: &str = "source,game,black_player,white_player,status,empties,\
+theoretical_black_score,black_score,solved_black_score,black_loss,white_loss,\
+black_mistakes,white_mistakes,first_mistake_move";
+
+/// The per-move CSV header (SPEC section 9).
+const MOVE_HEADER: &str = "source,game,move,color,square,empties,best_value,best_moves,value,loss";
+
+/// Games analysed together: enough to keep every thread busy, few enough
+/// that output and progress come often.
+const BATCH: usize = 32;
+
+/// One game to analyse, and its analysis once done.
+struct Item {
+    source: std::sync::Arc<str>,
+    record: GameRecord,
+    status: Status,
+    analysis: Option<GameAnalysis>,
+}
+
+/// The JSON Lines object of a game.
+#[derive(Serialize)]
+struct GameJson<'a> {
+    source: &'a str,
+    game: u64,
+    black_player: Option<&'a str>,
+    white_player: Option<&'a str>,
+    status: &'static str,
+    empties: Option<u32>,
+    theoretical_black_score: Option<u8>,
+    black_score: Option<u8>,
+    solved_black_score: Option<u8>,
+    black_loss: i32,
+    white_loss: i32,
+    black_mistakes: u32,
+    white_mistakes: u32,
+    first_mistake_move: Option<usize>,
+    nodes: u64,
+    moves: Vec<MoveJson>,
+}
+
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    number: usize,
+    color: &'static str,
+    square: String,
+    empties: u32,
+    best_value: i32,
+    best_moves: Vec<String>,
+    value: i32,
+    loss: i32,
+}
+
+fn squares(moves: &[Move]) -> String {
+    let names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    names.join(" ")
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// `?` for a move that lost discs, `??` for one that changed the result
+/// (a win no longer a win, a draw now a loss).
+fn mark(m: &MoveAnalysis) -> &'static str {
+    if m.loss == 0 {
+        ""
+    } else if m.best_value.signum() != m.value.signum() {
+        "??"
+    } else {
+        "?"
+    }
+}
+
+/// Writes the analysed games in the chosen form.
+struct Writer<W: Write> {
+    out: W,
+    format: AnalyzeFormat,
+    moves: bool,
+    /// The first game of a table, held until a second shows that there are
+    /// many (one game alone is shown move by move).
+    held: Option<Item>,
+    /// Games written.
+    written: u64,
+}
+
+impl<W: Write> Writer<W> {
+    fn header(&mut self) -> io::Result<()> {
+        match self.format {
+            AnalyzeFormat::Csv if self.moves => writeln!(self.out, "{MOVE_HEADER}"),
+            AnalyzeFormat::Csv => writeln!(self.out, "{GAME_HEADER}"),
+            _ => Ok(()),
+        }
+    }
+
+    fn game(&mut self, item: Item) -> io::Result<()> {
+        match self.format {
+            AnalyzeFormat::Csv => self.csv(&item)?,
+            AnalyzeFormat::Json => self.json(&item)?,
+            AnalyzeFormat::Table if self.moves => self.table_moves(&item)?,
+            AnalyzeFormat::Table => {
+                if let Some(first) = self.held.take() {
+                    self.table_game_header()?;
+                    self.table_game(&first)?;
+                }
+                if self.written == 0 {
+                    self.held = Some(item);
+                    self.written += 1;
+                    return Ok(());
+                }
+                self.table_game(&item)?;
+            }
+        }
+        self.written += 1;
+        self.out.flush()
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        if let Some(only) = self.held.take() {
+            self.table_moves(&only)?;
+        }
+        self.out.flush()
+    }
+
+    fn csv(&mut self, item: &Item) -> io::Result<()> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        let r = &item.record;
+        let a = item.analysis.clone().unwrap_or_default();
+        let index = r.origin.index.to_string();
+        if self.moves {
+            for m in &a.moves {
+                w.write_record([
+                    &*item.source,
+                    &index,
+                    &(m.index + 1).to_string(),
+                    m.color.name(),
+                    &m.mv.to_string(),
+                    &m.empties.to_string(),
+                    &m.best_value.to_string(),
+                    &squares(&m.best_moves),
+                    &m.value.to_string(),
+                    &m.loss.to_string(),
+                ])?;
+            }
+        } else {
+            w.write_record([
+                &*item.source,
+                &index,
+                r.tags.black.as_deref().unwrap_or(""),
+                r.tags.white.as_deref().unwrap_or(""),
+                item.status.name(),
+                &opt(a.empties),
+                &opt(a.theoretical_black_score),
+                &opt(a.black_score),
+                &opt(a.solved_black_score),
+                &a.black_loss.to_string(),
+                &a.white_loss.to_string(),
+                &a.black_mistakes.to_string(),
+                &a.white_mistakes.to_string(),
+                &opt(a.first_mistake_move),
+            ])?;
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        self.out.write_all(&bytes)
+    }
+
+    fn json(&mut self, item: &Item) -> io::Result<()> {
+        let r = &item.record;
+        let a = item.analysis.clone().unwrap_or_default();
+        let row = GameJson {
+            source: &item.source,
+            game: r.origin.index,
+            black_player: r.tags.black.as_deref(),
+            white_player: r.tags.white.as_deref(),
+            status: item.status.name(),
+            empties: a.empties,
+            theoretical_black_score: a.theoretical_black_score,
+            black_score: a.black_score,
+            solved_black_score: a.solved_black_score,
+            black_loss: a.black_loss,
+            white_loss: a.white_loss,
+            black_mistakes: a.black_mistakes,
+            white_mistakes: a.white_mistakes,
+            first_mistake_move: a.first_mistake_move,
+            nodes: a.nodes,
+            moves: a
+                .moves
+                .iter()
+                .map(|m| MoveJson {
+                    number: m.index + 1,
+                    color: m.color.name(),
+                    square: m.mv.to_string(),
+                    empties: m.empties,
+                    best_value: m.best_value,
+                    best_moves: m.best_moves.iter().map(ToString::to_string).collect(),
+                    value: m.value,
+                    loss: m.loss,
+                })
+                .collect(),
+        };
+        serde_json::to_writer(&mut self.out, &row)?;
+        writeln!(self.out)
+    }
+
+    fn table_game_header(&mut self) -> io::Result<()> {
+        writeln!(
+            self.out,
+            "{:>5}  {:<18} {:<18} {:<10} {:>7} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>5}",
+            "game",
+            "black",
+            "white",
+            "status",
+            "empties",
+            "theory",
+            "score",
+            "solved",
+            "b.loss",
+            "w.loss",
+            "mistakes",
+            "first"
+        )
+    }
+
+    fn table_game(&mut self, item: &Item) -> io::Result<()> {
+        let r = &item.record;
+        let a = item.analysis.clone().unwrap_or_default();
+        writeln!(
+            self.out,
+            "{:>5}  {:<18} {:<18} {:<10} {:>7} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>5}",
+            r.origin.index,
+            cut(r.tags.black.as_deref().unwrap_or("?"), 18),
+            cut(r.tags.white.as_deref().unwrap_or("?"), 18),
+            item.status.name(),
+            opt(a.empties),
+            opt(a.theoretical_black_score),
+            opt(a.black_score),
+            opt(a.solved_black_score),
+            a.black_loss,
+            a.white_loss,
+            format!("{}/{}", a.black_mistakes, a.white_mistakes),
+            opt(a.first_mistake_move)
+        )
+    }
+
+    fn table_moves(&mut self, item: &Item) -> io::Result<()> {
+        let r = &item.record;
+        let a = item.analysis.clone().unwrap_or_default();
+        let players = match (&r.tags.black, &r.tags.white) {
+            (Some(b), Some(w)) => format!("{b} (black) vs {w} (white)"),
+            _ => String::new(),
+        };
+        writeln!(
+            self.out,
+            "{}, game {}: {players}",
+            item.source, r.origin.index
+        )?;
+        match (a.empties, a.theoretical_black_score) {
+            (Some(e), Some(t)) => writeln!(
+                self.out,
+                "perfect play from {e} empties: black {t}-{}; played: {}",
+                64 - t,
+                a.black_score.map_or_else(
+                    || item.status.name().to_owned(),
+                    |b| format!("black {b}-{}", 64 - b)
+                )
+            )?,
+            _ => writeln!(self.out, "the game never reached the analysed depth")?,
+        }
+        if a.moves.is_empty() {
+            return writeln!(self.out);
+        }
+        writeln!(
+            self.out,
+            "{:>5}  {:<5}  {:<4} {:>7} {:>5}  {:<12} {:>5} {:>5}",
+            "move", "color", "move", "empties", "best", "best moves", "value", "loss"
+        )?;
+        for m in &a.moves {
+            writeln!(
+                self.out,
+                "{:>5}  {:<5}  {:<4} {:>7} {:>+5}  {:<12} {:>+5} {:>5} {}",
+                m.index + 1,
+                m.color.name(),
+                m.mv.to_string(),
+                m.empties,
+                m.best_value,
+                squares(&m.best_moves),
+                m.value,
+                if m.loss > 0 {
+                    m.loss.to_string()
+                } else {
+                    String::new()
+                },
+                mark(m)
+            )?;
+        }
+        writeln!(
+            self.out,
+            "black lost {} in {} moves, white {} in {}{}",
+            a.black_loss,
+            a.black_mistakes,
+            a.white_loss,
+            a.white_mistakes,
+            a.first_mistake_move
+                .map(|n| format!("; first mistake: move {n}"))
+                .unwrap_or_default()
+        )?;
+        if item.status == Status::Invalid {
+            writeln!(self.out, "(invalid: analysed up to its first illegal move)")?;
+        }
+        writeln!(self.out)
+    }
+}
+
+/// `text` cut to `width` characters.
+fn cut(text: &str, width: usize) -> String {
+    text.chars().take(width).collect()
+}
+
+/// The job: the workers replay and filter, the sink analyses the kept
+/// games a batch at a time on the solver's threads and writes them.
+struct Analyze<'a, W: Write> {
+    options: batch::Options,
+    selection: &'a Selection,
+    unique: Option<Seen>,
+    engine: &'a Engine,
+    empties: u32,
+    writer: Writer<W>,
+    pending: Vec<Item>,
+    progress: &'a mut Steps,
+    /// Games analysed, for the progress bar.
+    analysed: &'a AtomicU64,
+}
+
+impl<W: Write> Analyze<'_, W> {
+    fn flush(&mut self) -> io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let solver = &self.engine.solver;
+        let empties = self.empties;
+        let mut pending = std::mem::take(&mut self.pending);
+        let analysed = self.analysed;
+        let progress = &mut *self.progress;
+        progress.watch(solver, || {
+            self.engine.install(|| {
+                pending.par_iter_mut().for_each(|item| {
+                    // The solver has no interrupt flag here: never stopped.
+                    item.analysis = analyze(solver, &item.record, empties).ok();
+                    analysed.fetch_add(1, Ordering::Relaxed);
+                });
+            });
+        });
+        for item in pending {
+            self.writer.game(item)?;
+            self.progress.step();
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Job for Analyze<'_, W> {
+    fn input(
+        &mut self,
+        name: &str,
+        games: Box<dyn GameReader>,
+        done: &mut dyn FnMut(&SliceReport, &[String]),
+    ) -> Result<(), BatchError> {
+        let selection = self.selection;
+        let unique = self.unique.is_some();
+        let source: std::sync::Arc<str> = name.into();
+        let options = self.options;
+        batch::run(
+            games,
+            &options,
+            |records: Vec<GameRecord>| {
+                let mut report = SliceReport::default();
+                let mut kept = Vec::new();
+                selection.replay_each(records, false, |record: GameRecord, (rep, found)| {
+                    report.read += 1;
+                    report.quirks.add(&record);
+                    report.last_byte = record.origin.byte;
+                    if selection.filter.accepts(&record, &rep, &found) {
+                        let key = unique.then(|| duplicate_key(&record));
+                        kept.push((key, rep.status(), record));
+                    }
+                });
+                (report, kept)
+            },
+            |(mut report, kept): (SliceReport, Vec<(Option<u128>, Status, GameRecord)>)| {
+                for (key, status, record) in kept {
+                    if let (Some(seen), Some(key)) = (self.unique.as_mut(), key) {
+                        if !seen.first(key) {
+                            report.duplicates += 1;
+                            continue;
+                        }
+                    }
+                    report.tally.add(status);
+                    report.written += 1;
+                    self.pending.push(Item {
+                        source: source.clone(),
+                        record,
+                        status,
+                        analysis: None,
+                    });
+                    if self.pending.len() >= BATCH {
+                        self.flush()?;
+                    }
+                }
+                done(&report, &[]);
+                Ok(())
+            },
+        )?;
+        self.flush().map_err(BatchError::Sink)
+    }
+}
+
+pub fn run(args: Args) -> Result<Outcome> {
+    let selection = args.input.selection(false)?;
+    let engine = EngineArgs {
+        threads: args.input.jobs,
+        hash: args.hash,
+    }
+    .start()?;
+    let out = BufWriter::new(io::stdout().lock());
+    let mut writer = Writer {
+        out,
+        format: args.format,
+        moves: args.moves,
+        held: None,
+        written: 0,
+    };
+    writer.header()?;
+    // The byte bar of the inputs is replaced by one of games and nodes/s.
+    let mut inputs = args.input.clone();
+    inputs.quiet = true;
+    let mut progress = Steps::unbounded(args.input.quiet, "games");
+    let analysed = AtomicU64::new(0);
+    let mut job = Analyze {
+        // Reading is fast beside solving: one worker reads and replays.
+        options: kifu::batch::Options {
+            jobs: 1,
+            ..args.input.options()
+        },
+        selection: &selection,
+        unique: args.unique.then(Seen::default),
+        engine: &engine,
+        empties: args.empties,
+        writer,
+        pending: Vec::new(),
+        progress: &mut progress,
+        analysed: &analysed,
+    };
+    let totals = run_inputs(&inputs, &mut job)?;
+    job.writer.finish()?;
+    progress.finish();
+    if !args.input.quiet {
+        eprintln!("{}", report::summary(&totals));
+    }
+    Ok(totals.outcome())
+}
