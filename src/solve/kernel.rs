@@ -65,7 +65,8 @@ impl Modern {
         (std::is_x86_feature_detected!("popcnt")
             && std::is_x86_feature_detected!("lzcnt")
             && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2"))
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("avx2"))
         .then_some(Modern(()))
     }
 }
@@ -75,19 +76,19 @@ mod modern {
     use super::{Kernel, Modern, Search};
     use crate::solve::{last, search};
 
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn shallow(k: Modern, s: &mut Search<'_>, p: u64, o: u64, alpha: i32, parity: u8) -> i32 {
         search::shallow(k, s, p, o, alpha, parity)
     }
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn deep(k: Modern, s: &mut Search<'_>, p: u64, o: u64, alpha: i32) -> i32 {
         search::deep(k, s, p, o, alpha)
     }
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn solve_3(nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 3]) -> i32 {
         last::solve_3(nodes, p, o, alpha, x)
     }
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn solve_4(k: Modern, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 4]) -> i32 {
         last::solve_4(k, nodes, p, o, alpha, x)
     }

@@ -231,7 +231,8 @@ pub(super) fn deep<K: Kernel>(
             return e.upper;
         }
     }
-    let mut list = MoveList::new(player, opponent, legal);
+    let mut list = MoveList::EMPTY;
+    list.fill(player, opponent, legal);
     if list.len() == 1 {
         let (p, o) = list.get(0).next(player, opponent);
         return -nws(k, s, p, o, -beta, n - 1);
@@ -327,7 +328,8 @@ pub(super) fn pvs<K: Kernel>(
         }
     }
     let start = s.nodes;
-    let mut list = MoveList::new(player, opponent, legal);
+    let mut list = MoveList::EMPTY;
+    list.fill(player, opponent, legal);
     list.order(
         player,
         opponent,
