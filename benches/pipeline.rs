@@ -77,6 +77,7 @@ fn to_csv(input: &Input, jobs: usize) -> (Vec<u8>, Tally) {
     let choice = Choice {
         selection: &selection,
         unique: None,
+        prepare: None,
     };
     batch::convert(
         reader,

@@ -25,7 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::record::Token;
+use crate::record::{Report, Token};
 use crate::solve::{Interrupted, Solver};
 use crate::{Color, GameRecord, Move, Position, Status};
 
@@ -234,4 +234,68 @@ pub fn analyze(
     game.nodes += n;
     game.solved_black_score = Some(black_discs(end_value, end.side_to_move()));
     Ok(game)
+}
+
+/// The first position of `record` (as `report`, its replay, played it)
+/// with exactly `empties` empty squares, if its legal moves reach one.
+#[must_use]
+pub fn position_with_empties(record: &GameRecord, report: &Report, empties: u32) -> Option<Position> {
+    let mut pos = record.start;
+    if pos.board().empty().count() == empties {
+        return Some(pos);
+    }
+    for turn in record.plies(report) {
+        if !turn.legal {
+            return None;
+        }
+        if turn.pass_before {
+            pos.pass();
+        }
+        match turn.token {
+            Token::Move(Move::Play(square)) => pos.play(square).ok()?,
+            Token::Move(Move::Pass) => {
+                pos.pass();
+                continue;
+            }
+            Token::Unreadable => return None,
+        };
+        let left = pos.board().empty().count();
+        if left == empties {
+            return Some(pos);
+        }
+        if left < empties {
+            return None;
+        }
+    }
+    None
+}
+
+/// A game's theoretical score at `depth`, as WTHOR stores it: Black's
+/// discs under perfect play from its position with `depth` empty squares,
+/// empties to the winner. `None` when the game never had `depth` empties
+/// (it ended sooner, or broke the rules before).
+///
+/// # Errors
+///
+/// [`Interrupted`] when the solver's interrupt flag was set.
+pub fn theoretical_black_score(
+    solver: &Solver,
+    record: &GameRecord,
+    report: &Report,
+    depth: u32,
+) -> Result<Option<u8>, Interrupted> {
+    let Some(position) = position_with_empties(record, report, depth) else {
+        return Ok(None);
+    };
+    // The real result is the likeliest value.
+    let guess = report.final_score().map_or(0, |s| {
+        let black = 2 * i32::from(s.black_score) - 64;
+        if position.side_to_move() == Color::Black {
+            black
+        } else {
+            -black
+        }
+    });
+    let (value, _) = solver.value(&position, guess)?;
+    Ok(Some(black_discs(value, position.side_to_move())))
 }

@@ -17,6 +17,16 @@ use crate::GameRecord;
 #[derive(Clone, Debug, Default)]
 pub struct Seen(HashSet<u128, BuildHasherDefault<PairHasher>>);
 
+impl std::fmt::Debug for Choice<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Choice")
+            .field("selection", &self.selection)
+            .field("unique", &self.unique)
+            .field("prepare", &self.prepare.map(|_| "…"))
+            .finish()
+    }
+}
+
 impl Seen {
     /// Whether a game with `key` is new (and now seen).
     pub fn first(&mut self, key: u128) -> bool {
@@ -35,12 +45,15 @@ struct Part {
 
 /// How a run chooses games: the filters and names to find, and whether
 /// duplicates are left out.
-#[derive(Debug)]
 pub struct Choice<'a> {
     /// The filters, and what each replay finds.
     pub selection: &'a Selection,
     /// The keys seen so far, when duplicates are left out.
     pub unique: Option<&'a mut Seen>,
+    /// Work on each chosen game before a writer that is not a text format
+    /// gets it, in the workers, the games of a slice in parallel (WTHOR
+    /// output solves theoretical scores here).
+    pub prepare: Option<&'a (dyn Fn(&mut GameRecord, &Report) + Sync)>,
 }
 
 /// Reads `games`, replays each once (finding what `choice` asks for),
@@ -59,7 +72,7 @@ pub struct Choice<'a> {
 /// let input = &b"f5d6c3\nf5f6e6f4\n"[..];
 /// let mut writer = TextWriter::new(Format::Csv, Vec::new())?.unwrap();
 /// let mut games = 0;
-/// let choice = Choice { selection: &Selection::default(), unique: None };
+/// let choice = Choice { selection: &Selection::default(), unique: None, prepare: None };
 /// convert(transcript::Reader::new(input), "-", Format::Csv, &mut writer, &Options::default(),
 ///     choice, |slice| games += slice.read)?;
 /// let csv = String::from_utf8(writer.into_inner())?;
@@ -84,6 +97,7 @@ where
     let unique = choice.unique.is_some();
     let flags = !to.carries_status();
     let openings = to.names_openings();
+    let prepare = choice.prepare;
     let work = |slice: Vec<GameRecord>| {
         let mut part = Part {
             bytes: Vec::new(),
@@ -126,6 +140,12 @@ where
                 part.games.push((record, report, found));
             }
         });
+        if let Some(prepare) = prepare {
+            use rayon::prelude::*;
+            part.games
+                .par_iter_mut()
+                .for_each(|(record, report, _)| prepare(record, report));
+        }
         part
     };
     let mut seen = choice.unique;

@@ -24,12 +24,32 @@ pub struct WthorArgs {
     /// depth the inputs carry, else 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=60))]
     pub depth: Option<u8>,
+
+    /// WTHOR: a game whose theoretical score at the depth is not known (a
+    /// WTHOR input of that depth) gets it by exact solving (`solve`, the
+    /// default), or keeps a copied score, named as unverified (`copy`).
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub theoretical: Option<Theoretical>,
+
+    /// WTHOR: the solver's transposition table, in MB (default 256).
+    #[arg(long, value_name = "MB")]
+    pub hash: Option<usize>,
+}
+
+/// Where WTHOR's theoretical scores come from when not known.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Theoretical {
+    /// Solve each game from its position with P3 empty squares.
+    #[default]
+    Solve,
+    /// Copy the game's own score (unverified).
+    Copy,
 }
 
 impl WthorArgs {
     /// Whether any WTHOR flag is given.
     pub fn any(&self) -> bool {
-        self.split_year || self.depth.is_some()
+        self.split_year || self.depth.is_some() || self.theoretical.is_some() || self.hash.is_some()
     }
 }
 
@@ -116,6 +136,11 @@ pub fn open<'a>(
 }
 
 impl<F: FnMut(Option<u16>) -> io::Result<AtomicFile>> Archive<F> {
+    /// The depth (P3) of the theoretical scores written.
+    pub fn depth(&self) -> u8 {
+        self.options.depth
+    }
+
     /// Completes every file, writes the name files that gained names, then
     /// renames every `.wtb` into place; says what was changed.
     pub fn commit(mut self) -> Result<()> {

@@ -9,7 +9,13 @@ use kifu::formats::parquet::TableWriter;
 use kifu::formats::{Format, GameReader, GameWriter, TextWriter};
 use kifu::select::Selection;
 
-use super::archive::{self, WthorArgs};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use kifu::analysis::theoretical_black_score;
+use kifu::solve::{Solver, SolverOptions};
+use kifu::{GameRecord, Report};
+
+use super::archive::{self, Theoretical, WthorArgs};
 use super::io::{format_of_output, format_parser, InputArgs};
 use super::output::{self, Output, Target};
 use super::run::{run_inputs, Job};
@@ -62,6 +68,8 @@ pub struct Converting<'w> {
     pub selection: Selection,
     /// The keys of the games kept so far, under `--unique`.
     pub unique: Option<Seen>,
+    /// Work on each game before a writer that is not text gets it.
+    pub prepare: Option<&'w (dyn Fn(&mut GameRecord, &Report) + Sync)>,
 }
 
 impl Job for Converting<'_> {
@@ -74,6 +82,7 @@ impl Job for Converting<'_> {
         let choice = Choice {
             selection: &self.selection,
             unique: self.unique.as_mut(),
+            prepare: self.prepare,
         };
         batch::convert(
             games,
@@ -97,6 +106,24 @@ impl Job for Converting<'_> {
                 done(slice, &lines);
             },
         )
+    }
+}
+
+/// Gives `record` its theoretical score at `depth` by solving, unless a
+/// WTHOR input of that depth stored it; whether it solved one.
+fn solve_theoretical(solver: &Solver, record: &mut GameRecord, report: &Report, depth: u8) -> bool {
+    let known = record.theoretical_depth == Some(depth) && record.theoretical_black_score.is_some();
+    if known || report.error.is_some() || !record.has_standard_start() {
+        return false;
+    }
+    // The solver is never interrupted here (Ctrl-C ends the process).
+    match theoretical_black_score(solver, record, report, u32::from(depth)) {
+        Ok(Some(score)) => {
+            record.theoretical_black_score = Some(score);
+            record.theoretical_depth = Some(depth);
+            true
+        }
+        Ok(None) | Err(_) => false,
     }
 }
 
@@ -124,7 +151,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         bail!("{to} is read only: choose another output format");
     }
     if to != Format::Wthor && args.wthor.any() {
-        bail!("--split-year and --depth are for WTHOR output (--to wthor)");
+        bail!("--split-year, --depth, --theoretical and --hash are for WTHOR output (--to wthor)");
     }
     let options = match to {
         // A row or a line a game: the output is a few times the input
@@ -139,6 +166,22 @@ pub fn run(args: Args) -> Result<Outcome> {
             bail!("WTHOR output needs a file: use -o OUT.wtb (the name files go beside it)");
         };
         let mut archive = archive::open(path, &args.input, &args.wthor)?;
+        let depth = archive.depth();
+        let solving = args.wthor.theoretical.unwrap_or_default() == Theoretical::Solve && depth >= 2;
+        let solver = solving.then(|| {
+            let mb = args.wthor.hash.unwrap_or(256).max(1);
+            Solver::new(SolverOptions {
+                hash_bytes: mb.saturating_mul(1 << 20),
+            })
+        });
+        let solved = AtomicU64::new(0);
+        let prepare = |record: &mut GameRecord, report: &Report| {
+            if let Some(solver) = &solver {
+                if solve_theoretical(solver, record, report, depth) {
+                    solved.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        };
         let totals = run_inputs(
             &args.input,
             &mut Converting {
@@ -147,9 +190,17 @@ pub fn run(args: Args) -> Result<Outcome> {
                 options,
                 selection,
                 unique,
+                prepare: solving.then_some(&prepare as &(dyn Fn(&mut GameRecord, &Report) + Sync)),
             },
         )?;
         archive.commit()?;
+        let solved = solved.into_inner();
+        if solved > 0 {
+            eprintln!(
+                "kifu: {} solved from {depth} empties for their theoretical scores",
+                report::games(solved)
+            );
+        }
         totals
     } else {
         if to == Format::Parquet {
@@ -176,6 +227,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 options,
                 selection,
                 unique,
+                prepare: None,
             },
         )?;
         writer.finish()?;
