@@ -239,7 +239,11 @@ pub fn analyze(
 /// The first position of `record` (as `report`, its replay, played it)
 /// with exactly `empties` empty squares, if its legal moves reach one.
 #[must_use]
-pub fn position_with_empties(record: &GameRecord, report: &Report, empties: u32) -> Option<Position> {
+pub fn position_with_empties(
+    record: &GameRecord,
+    report: &Report,
+    empties: u32,
+) -> Option<Position> {
     let mut pos = record.start;
     if pos.board().empty().count() == empties {
         return Some(pos);

@@ -167,7 +167,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         };
         let mut archive = archive::open(path, &args.input, &args.wthor)?;
         let depth = archive.depth();
-        let solving = args.wthor.theoretical.unwrap_or_default() == Theoretical::Solve && depth >= 2;
+        let solving =
+            args.wthor.theoretical.unwrap_or_default() == Theoretical::Solve && depth >= 2;
         let solver = solving.then(|| {
             let mb = args.wthor.hash.unwrap_or(256).max(1);
             Solver::new(SolverOptions {

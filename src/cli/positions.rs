@@ -12,7 +12,8 @@ use kifu::positions::{
     Row, Seen, NPY_NO_SCORE,
 };
 use kifu::select::Selection;
-use kifu::{GameRecord, Status};
+use kifu::solve::{Solver, SolverOptions};
+use kifu::{Bitboard, Board, Color, GameRecord, Position, Status};
 
 use super::diagnostic;
 use super::io::InputArgs;
@@ -71,8 +72,27 @@ pub struct Args {
     #[arg(long)]
     all_games: bool,
 
+    /// The score of a row: the game's final score (`final`), or the
+    /// position's exact value under perfect play (`exact`, by solving;
+    /// needs --empties A..B with B at most 30).
+    #[arg(long, value_enum, default_value_t = Scoring::Final)]
+    score: Scoring,
+
+    /// The solver's transposition table for --score exact, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    hash: usize,
+
     #[command(flatten)]
     input: InputArgs,
+}
+
+/// Where a row's score comes from.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scoring {
+    /// How the game ended.
+    Final,
+    /// Perfect play from the position.
+    Exact,
 }
 
 /// The output formats of `positions`.
@@ -196,6 +216,34 @@ struct Positions<'a> {
     /// Games read in the inputs before this one.
     base: u64,
     counts: Counts,
+    /// With `--score exact`, the solver that values each position.
+    solver: Option<&'a Solver>,
+}
+
+/// `rows` with each score the position's exact value (`--score exact`);
+/// a position's symmetric images (groups of 8 after it when `symmetries`)
+/// share its value.
+fn exact_scores(solver: &Solver, rows: &[Row], symmetries: bool, out: &mut Vec<Row>) {
+    out.clear();
+    out.extend_from_slice(rows);
+    let step = if symmetries { 8 } else { 1 };
+    for group in out.chunks_mut(step) {
+        let row = group[0];
+        let (black, white) = match row.side {
+            Color::Black => (row.player, row.opponent),
+            Color::White => (row.opponent, row.player),
+        };
+        let Some(board) = Board::new(Bitboard(black), Bitboard(white)) else {
+            continue;
+        };
+        let position = Position::new(board, row.side);
+        let guess = row.score.map_or(0, i32::from);
+        // Never interrupted: Ctrl-C ends the process.
+        let value = solver.value(&position, guess).ok().map(|(v, _)| v as i8);
+        for r in group {
+            r.score = value;
+        }
+    }
 }
 
 /// The line naming an invalid game and what became of it.
@@ -224,6 +272,7 @@ impl Job for Positions<'_> {
         let options = self.rows;
         let unique = self.seen.is_some();
         let base = self.base;
+        let solver = self.solver;
         let csv_name = csv_source(name);
         let json_name = json_source(name);
         if let Sink::Parquet(writer) = self.sink {
@@ -253,6 +302,7 @@ impl Job for Positions<'_> {
                     notes: Vec::new(),
                 };
                 let mut collector = Collector::new(options);
+                let mut solved = Vec::new();
                 for record in &records {
                     part.report.read += 1;
                     part.report.quirks.add(record);
@@ -281,7 +331,11 @@ impl Job for Positions<'_> {
                     // More than 4 billion games in one run do not fit the
                     // npy's u4 and keep the last number.
                     let run_game = u32::try_from(base + game).unwrap_or(u32::MAX);
-                    let rows = collector.rows();
+                    let mut rows = collector.rows();
+                    if let Some(solver) = solver {
+                        exact_scores(solver, rows, options.symmetries, &mut solved);
+                        rows = &solved;
+                    }
                     if part.bytes.is_empty() && to != To::Parquet {
                         let per_row = match to {
                             To::Npy => positions::NPY_RECORD,
@@ -385,6 +439,24 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     output::refuse_inputs_as_outputs(&files, &[target])?;
     let selection = args.input.selection(false)?;
+    if args.score == Scoring::Exact {
+        match (args.empties.is_some(), empties.max) {
+            (true, max) if max <= 30 => {}
+            (true, max) => bail!(
+                "--score exact solves every position: --empties allows {max} empty squares, \
+                 more than 30 (a position of 36 empties can take hours); give --empties A..B \
+                 with B at most 30"
+            ),
+            (false, _) => {
+                bail!("--score exact solves every position: give --empties A..B with B at most 30")
+            }
+        }
+    }
+    let solver = (args.score == Scoring::Exact).then(|| {
+        Solver::new(SolverOptions {
+            hash_bytes: args.hash.max(1).saturating_mul(1 << 20),
+        })
+    });
     let mut sink = match to {
         To::Csv | To::Jsonl => {
             let mut out = Output::open(args.output.as_deref())?;
@@ -418,6 +490,13 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         options.chunk_bytes = options.chunk_bytes.min(128 << 10);
     }
+    if solver.is_some() {
+        // Solving takes long a game: small slices keep every worker busy.
+        options.chunk = 4;
+        options.slice = 4;
+        options.chunk_bytes = 256;
+        options.slice_bytes = 256;
+    }
     let mut job = Positions {
         to,
         options,
@@ -431,6 +510,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         sink: &mut sink,
         base: 0,
         counts: Counts::default(),
+        solver: solver.as_ref(),
     };
     let totals = run_inputs(&args.input, &mut job)?;
     let counts = job.counts;

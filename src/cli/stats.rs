@@ -3,9 +3,11 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-use anyhow::Result;
+use anyhow::{bail, Result};
+use kifu::analysis::analyze;
 use kifu::batch::Seen;
 use kifu::select::{winner, year, Results};
+use kifu::solve::{Solver, SolverOptions};
 use kifu::Winner;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -27,6 +29,7 @@ use super::{report, Outcome};
 ///   kifu stats WTH_*.wtb --by year
 ///   kifu stats WTH_*.wtb --by player --format csv > players.csv
 ///   kifu stats WTH_*.wtb --by opening --year 2000..2025
+///   kifu stats WTH_2004.wtb --by player --endgame 16
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -42,6 +45,16 @@ pub struct Args {
     /// earlier game's, turned or mirrored or not.
     #[arg(long)]
     unique: bool,
+
+    /// By player: also analyse every game exactly from N empty squares and
+    /// give each player's mean loss in discs over those games (who plays
+    /// endgames best).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=30))]
+    endgame: Option<u32>,
+
+    /// The solver's transposition table for --endgame, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 256, requires = "endgame")]
+    hash: usize,
 
     #[command(flatten)]
     input: InputArgs,
@@ -63,6 +76,9 @@ struct Counted {
     winner: Option<Winner>,
     /// Black's and White's scores, in a complete game.
     scores: Option<(u8, u8)>,
+    /// Black's and White's losses over the analysed endgame (`--endgame`),
+    /// when the game reached its depth.
+    losses: Option<(i32, i32)>,
 }
 
 /// The games of one key, from Black's view (year, event, opening).
@@ -78,6 +94,8 @@ struct PlayerRow {
     unfinished: u64,
     complete: u64,
     disc_diff_sum: i64,
+    endgame_games: u64,
+    endgame_loss_sum: i64,
 }
 
 fn mean(sum: f64, n: u64) -> Option<String> {
@@ -114,9 +132,13 @@ impl PlayerRow {
             let diff = i64::from(b) - i64::from(w);
             self.disc_diff_sum += if black { diff } else { -diff };
         }
+        if let Some((b, w)) = c.losses {
+            self.endgame_games += 1;
+            self.endgame_loss_sum += i64::from(if black { b } else { w });
+        }
     }
 
-    fn cells(&self) -> Vec<String> {
+    fn cells(&self, endgame: bool) -> Vec<String> {
         let decided = self.wins + self.draws + self.losses;
         let rate = (decided > 0).then(|| {
             format!(
@@ -124,7 +146,7 @@ impl PlayerRow {
                 (self.wins as f64 + self.draws as f64 / 2.0) / decided as f64
             )
         });
-        vec![
+        let mut cells = vec![
             self.games.to_string(),
             self.wins.to_string(),
             self.draws.to_string(),
@@ -132,23 +154,35 @@ impl PlayerRow {
             self.unfinished.to_string(),
             rate.unwrap_or_default(),
             mean(self.disc_diff_sum as f64, self.complete).unwrap_or_default(),
-        ]
+        ];
+        if endgame {
+            cells.push(self.endgame_games.to_string());
+            cells.push(mean(self.endgame_loss_sum as f64, self.endgame_games).unwrap_or_default());
+        }
+        cells
     }
 }
 
-/// The header of SPEC section 7 for `by`, exactly.
-fn header(by: By) -> Vec<&'static str> {
+/// The header of SPEC section 7 for `by`, exactly; `--endgame` adds
+/// section 9's two columns.
+fn header(by: By, endgame: bool) -> Vec<&'static str> {
     match by {
-        By::Player => vec![
-            "player",
-            "games",
-            "wins",
-            "draws",
-            "losses",
-            "unfinished",
-            "score_rate",
-            "avg_disc_diff",
-        ],
+        By::Player => {
+            let mut names = vec![
+                "player",
+                "games",
+                "wins",
+                "draws",
+                "losses",
+                "unfinished",
+                "score_rate",
+                "avg_disc_diff",
+            ];
+            if endgame {
+                names.extend(["endgame_games", "avg_endgame_loss"]);
+            }
+            names
+        }
         By::Year | By::Event | By::Opening => {
             let key = match by {
                 By::Year => "year",
@@ -175,12 +209,31 @@ fn json(text: &str) -> String {
 
 pub fn run(args: Args) -> Result<Outcome> {
     let by = args.by;
+    if args.endgame.is_some() && by != By::Player {
+        bail!("--endgame counts by player: use it with --by player");
+    }
     let selection = args.input.selection(by == By::Opening)?;
+    let solver = args.endgame.map(|_| {
+        Solver::new(SolverOptions {
+            hash_bytes: args.hash.max(1).saturating_mul(1 << 20),
+        })
+    });
+    let options = match args.endgame {
+        // Solving takes long a game: small slices keep every worker busy.
+        Some(_) => kifu::batch::Options {
+            chunk: 16,
+            slice: 16,
+            chunk_bytes: 1024,
+            slice_bytes: 1024,
+            ..args.input.options()
+        },
+        None => args.input.options().counting(),
+    };
     let mut games: HashMap<String, GameRow> = HashMap::new();
     let mut players: HashMap<String, PlayerRow> = HashMap::new();
     let mut years: HashMap<Option<u16>, GameRow> = HashMap::new();
     let job = &mut Replayed {
-        options: args.input.options().counting(),
+        options,
         selection: &selection,
         unique: args.unique.then(Seen::default),
         work: |g: &Replay<'_>| {
@@ -200,6 +253,16 @@ pub fn run(args: Args) -> Result<Outcome> {
                         .report
                         .final_score()
                         .map(|s| (s.black_score, s.white_score)),
+                    losses: match (&solver, args.endgame) {
+                        (Some(solver), Some(n)) if g.report.error.is_none() => {
+                            // Never interrupted: Ctrl-C ends the process.
+                            analyze(solver, g.record, n)
+                                .ok()
+                                .filter(|a| a.empties.is_some())
+                                .map(|a| (a.black_loss, a.white_loss))
+                        }
+                        _ => None,
+                    },
                 }),
                 notes: Vec::new(),
             }
@@ -245,7 +308,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut rows: Vec<(String, Vec<String>, u64)> = match by {
         By::Player => players
             .into_iter()
-            .map(|(k, r)| (k, r.cells(), r.games))
+            .map(|(k, r)| (k, r.cells(args.endgame.is_some()), r.games))
             .collect(),
         _ => games
             .into_iter()
@@ -258,7 +321,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         rows.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
     }
-    let header = header(by);
+    let header = header(by, args.endgame.is_some());
     let mut out = io::stdout().lock();
     match args.format {
         Shape::Csv => {

@@ -2,7 +2,11 @@
 
 use std::io::{self, BufWriter, Write};
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use anyhow::Result;
+use kifu::analysis::theoretical_black_score;
+use kifu::solve::{Solver, SolverOptions};
 use kifu::{GameError, GameRecord, Report, Status};
 use serde::Serialize;
 
@@ -22,6 +26,7 @@ use super::{diagnostic, report, suggest, ColorWhen, Outcome};
 ///   kifu validate games.txt
 ///   kifu validate --strict a.txt b.txt
 ///   kifu validate --suggest games.txt
+///   kifu validate --theoretical WTH_2004.wtb
 ///   cat games.txt | kifu validate --format json
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
@@ -40,6 +45,20 @@ pub struct Args {
         default_missing_value = "3"
     )]
     suggest: Option<usize>,
+
+    /// Also solve every stored theoretical score (WTHOR) again at its
+    /// file's depth and report each that differs (exit 1).
+    #[arg(long)]
+    theoretical: bool,
+
+    /// The solver's transposition table for --theoretical, in MB.
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = 256,
+        requires = "theoretical"
+    )]
+    hash: usize,
 
     /// Report as text with source snippets, or as JSON Lines for tools.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
@@ -128,6 +147,67 @@ fn incomplete(name: &str, record: &GameRecord, report: &Report, json: bool) -> S
     }
 }
 
+/// A stored theoretical score that exact solving contradicts.
+#[derive(Serialize)]
+struct WrongScore<'a> {
+    file: &'a str,
+    game: u64,
+    status: &'static str,
+    depth: u8,
+    stored: u8,
+    solved: u8,
+    message: String,
+}
+
+/// Checks the theoretical score `record` stores, if any: `None` when it
+/// is right or cannot be checked (an invalid game), else the stored and
+/// the solved score and the depth. A game that ended with more empty
+/// squares than the depth stores its own score (WTHOR's rule).
+fn wrong_theoretical(
+    solver: &Solver,
+    record: &GameRecord,
+    report: &Report,
+) -> Option<(u8, u8, u8)> {
+    let (stored, depth) = (record.theoretical_black_score?, record.theoretical_depth?);
+    if report.error.is_some() {
+        return None;
+    }
+    // Never interrupted: Ctrl-C ends the process.
+    let solved = match theoretical_black_score(solver, record, report, u32::from(depth)).ok()? {
+        Some(score) => score,
+        None => record
+            .result
+            .and_then(|r| r.black_score())
+            .or_else(|| report.final_score().map(|s| s.black_score))?,
+    };
+    (solved != stored).then_some((stored, solved, depth))
+}
+
+fn theoretical_text(
+    name: &str,
+    record: &GameRecord,
+    (stored, solved, depth): (u8, u8, u8),
+    json: bool,
+) -> String {
+    let message = format!(
+        "theoretical score {stored} stored, {solved} by exact solving from {depth} empties"
+    );
+    if json {
+        let f = WrongScore {
+            file: name,
+            game: record.origin.index,
+            status: "wrong_theoretical_score",
+            depth,
+            stored,
+            solved,
+            message,
+        };
+        serde_json::to_string(&f).unwrap_or_default() + "\n"
+    } else {
+        format!("{name}: record {}: {message}\n", record.origin.index)
+    }
+}
+
 pub fn run(args: Args) -> Result<Outcome> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -136,8 +216,28 @@ pub fn run(args: Args) -> Result<Outcome> {
     let color = !json && args.color.enabled();
     let suggest = args.suggest;
     let selection = args.input.selection(false)?;
+    let solver = args.theoretical.then(|| {
+        Solver::new(SolverOptions {
+            hash_bytes: args.hash.max(1).saturating_mul(1 << 20),
+        })
+    });
+    let checked = AtomicU64::new(0);
+    let wrong = AtomicU64::new(0);
+    // Solving takes long a game: small slices spread the games over every
+    // worker, even for a file of a few games.
+    let options = if args.theoretical {
+        kifu::batch::Options {
+            chunk: 4,
+            slice: 4,
+            chunk_bytes: 256,
+            slice_bytes: 256,
+            ..args.input.options()
+        }
+    } else {
+        args.input.options().counting()
+    };
     let job = &mut Replayed {
-        options: args.input.options().counting(),
+        options,
         selection: &selection,
         unique: None,
         work: |g: &Replay<'_>| {
@@ -156,6 +256,16 @@ pub fn run(args: Args) -> Result<Outcome> {
                 }
                 _ => String::new(),
             };
+            let mut text = text;
+            if let Some(solver) = &solver {
+                if record.theoretical_black_score.is_some() && report.error.is_none() {
+                    checked.fetch_add(1, Ordering::Relaxed);
+                    if let Some(wrong_score) = wrong_theoretical(solver, record, report) {
+                        wrong.fetch_add(1, Ordering::Relaxed);
+                        text.push_str(&theoretical_text(name, record, wrong_score, json));
+                    }
+                }
+            }
             Out {
                 // A valid game has nothing to say.
                 item: (!text.is_empty()).then_some(text),
@@ -166,7 +276,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let totals = run_inputs(&args.input, job)?;
     let t = &totals.tally;
-    let summary = report::tally_line(&totals);
+    let mut summary = report::tally_line(&totals);
+    let wrong = wrong.into_inner();
+    if args.theoretical {
+        summary.push_str(&format!(
+            "; {} checked by exact solving, {wrong} wrong",
+            report::counted(checked.into_inner(), "theoretical score")
+        ));
+    }
     if json {
         out.flush()?;
         eprintln!("kifu: {summary}");
@@ -175,9 +292,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     out.flush()?;
     let outcome = totals.outcome();
-    Ok(if outcome == Outcome::Valid && strict && t.incomplete > 0 {
-        Outcome::Invalid
-    } else {
-        outcome
-    })
+    Ok(
+        if outcome == Outcome::Valid && (strict && t.incomplete > 0 || wrong > 0) {
+            Outcome::Invalid
+        } else {
+            outcome
+        },
+    )
 }
