@@ -4,9 +4,11 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use kifu::analysis::{analyze, GameAnalysis, MoveAnalysis};
 use kifu::formats::transcript::{parse_line, LineContext};
 use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
+use kifu::solve::{Solver, SolverOptions};
 use kifu::{
     Color, GameRecord, Move, Opening, Openings, Position, Report, Score, Token, Turn, Watch, Winner,
 };
@@ -68,6 +70,13 @@ pub struct Args {
     /// Also write a picture of the board (of the sheet with --sheet) as SVG.
     #[arg(long, value_name = "FILE", conflicts_with = "each")]
     svg: Option<PathBuf>,
+
+    /// Solve the game exactly from the first position with at most N
+    /// empty squares: each move line then gives the move's value, the best
+    /// value and the loss (`?` lost discs, `??` threw away the result),
+    /// and an unfinished position its value under perfect play.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=30))]
+    analyze: Option<u32>,
 
     /// With --each, write one SVG per position into DIR (000.svg is the
     /// start).
@@ -278,7 +287,12 @@ fn heading(record: &GameRecord, opening: Option<&Opening>) -> String {
 }
 
 /// The lines under a diagram: what was played, the counts, what comes next.
-fn describe(position: &Position, last: Option<&Step>, style: &TextStyle) -> String {
+fn describe(
+    position: &Position,
+    last: Option<&Step>,
+    style: &TextStyle,
+    analysis: &Analysis,
+) -> String {
     let mut out = String::new();
     match last {
         None => out.push_str("start position\n"),
@@ -295,6 +309,13 @@ fn describe(position: &Position, last: Option<&Step>, style: &TextStyle) -> Stri
                     turn.color.opponent()
                 ));
             }
+            if let Some(m) = analysis
+                .game
+                .as_ref()
+                .and_then(|g| g.moves.iter().find(|m| m.index + 1 == step.number))
+            {
+                out.push_str(&move_value(m));
+            }
             out.push('\n');
         }
     }
@@ -308,6 +329,9 @@ fn describe(position: &Position, last: Option<&Step>, style: &TextStyle) -> Stri
         score.empties
     ));
     let mover = position.side_to_move();
+    if let Some(line) = analysis.perfect(position) {
+        out.push_str(&line);
+    }
     if position.is_game_over() {
         let result = match score.winner {
             Winner::Black => format!("black wins {}-{}", score.black_score, score.white_score),
@@ -332,6 +356,66 @@ fn describe(position: &Position, last: Option<&Step>, style: &TextStyle) -> Stri
     out
 }
 
+/// What `--analyze` found: the game's analysis and the solver for the
+/// position shown.
+struct Analysis {
+    game: Option<GameAnalysis>,
+    solver: Option<Solver>,
+    empties: u32,
+}
+
+impl Analysis {
+    /// The value of an unfinished position under perfect play, within the
+    /// analysed depth.
+    fn perfect(&self, position: &Position) -> Option<String> {
+        let solver = self.solver.as_ref()?;
+        if position.is_game_over() || position.board().empty().count() > self.empties {
+            return None;
+        }
+        let solution = solver.solve(position).ok()?;
+        let mover = position.side_to_move();
+        let best: Vec<String> = solution
+            .best_moves
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        Some(format!(
+            "perfect play: {mover} {:+} with {} (black {})\n",
+            solution.value,
+            best.join(" "),
+            final_discs(solution.value, mover)
+        ))
+    }
+}
+
+/// `black 36-28` style: Black's and White's discs for a value of `side`.
+fn final_discs(value: i32, side: Color) -> String {
+    let black = if side == Color::Black { value } else { -value };
+    let b = (64 + black) / 2;
+    format!("{b}-{}", 64 - b)
+}
+
+/// ` — value +2, best +4 (g4 c1), loss 2 ?` for an analysed move.
+fn move_value(m: &MoveAnalysis) -> String {
+    let best: Vec<String> = m.best_moves.iter().map(ToString::to_string).collect();
+    if m.loss == 0 {
+        format!(" — value {:+} (best)", m.value)
+    } else {
+        let mark = if m.best_value.signum() != m.value.signum() {
+            "??"
+        } else {
+            "?"
+        };
+        format!(
+            " — value {:+}, best {:+} ({}), loss {} {mark}",
+            m.value,
+            m.best_value,
+            best.join(" "),
+            m.loss
+        )
+    }
+}
+
 pub fn run(args: Args) -> Result<Outcome> {
     // The game's file, when GAME names one, is never written over.
     let input: Vec<String> = match args.game.as_slice() {
@@ -347,6 +431,23 @@ pub fn run(args: Args) -> Result<Outcome> {
     let style = style(&args);
     let (report, steps, opening) = steps(record);
     let error = report.error.clone();
+    let analysis = match args.analyze {
+        Some(empties) => {
+            let solver = Solver::new(SolverOptions::default());
+            // Never interrupted: Ctrl-C ends the process.
+            let game = analyze(&solver, record, empties).ok();
+            Analysis {
+                game,
+                solver: Some(solver),
+                empties,
+            }
+        }
+        None => Analysis {
+            game: None,
+            solver: None,
+            empties: 0,
+        },
+    };
     if let Some(n) = args.ply {
         if n > record.moves.len() {
             bail!(
@@ -370,7 +471,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         } else {
             diagram(position, &style)
         };
-        board + &describe(position, last, &style)
+        board + &describe(position, last, &style, &analysis)
     };
     let svg_options = |last: Option<&Step>| SvgOptions {
         last_move: last_square(last),
@@ -416,7 +517,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 .collect();
             let sheet_data = Sheet::new(record.start, &played);
             out.write_all(sheet(&sheet_data, &style).as_bytes())?;
-            out.write_all(describe(&position, last, &style).as_bytes())?;
+            out.write_all(describe(&position, last, &style, &analysis).as_bytes())?;
             if let Some(path) = &args.svg {
                 pictures.push(picture(path, &sheet_svg(&sheet_data), &input)?);
             }
@@ -440,6 +541,33 @@ pub fn run(args: Args) -> Result<Outcome> {
                 })
                 .collect();
             writeln!(out, "scored moves: {}", list.join(", "))?;
+            if let Some(solver) = &analysis.solver {
+                if record.start.board().empty().count() <= analysis.empties {
+                    let solved = solver
+                        .solve_moves(&record.start)
+                        .map_err(|e| anyhow::anyhow!("{e}"))?;
+                    let list: Vec<String> = solved
+                        .moves
+                        .iter()
+                        .map(|m| format!("{} {:+}", m.mv, m.value))
+                        .collect();
+                    writeln!(out, "solved moves: {}", list.join(", "))?;
+                    let differ: Vec<String> = scored
+                        .iter()
+                        .filter_map(|m| {
+                            let listed = m.score?;
+                            let solved = solved.moves.iter().find(|s| s.mv == m.mv)?.value;
+                            (listed != solved)
+                                .then(|| format!("{} listed {listed:+}, solved {solved:+}", m.mv))
+                        })
+                        .collect();
+                    if differ.is_empty() {
+                        writeln!(out, "every listed score agrees")?;
+                    } else {
+                        writeln!(out, "listed scores that differ: {}", differ.join(", "))?;
+                    }
+                }
+            }
         }
         if let Some(result) = &record.result {
             if args.ply.is_none_or(|n| n >= record.moves.len()) {
