@@ -1,6 +1,7 @@
 //! The integration tests, in one binary.
 
 mod bad_input;
+mod cli_analyze;
 mod cli_convert;
 mod cli_database;
 mod cli_formats;
@@ -10,6 +11,7 @@ mod cli_positions;
 mod cli_repair;
 mod cli_safety;
 mod cli_show;
+mod cli_solve;
 mod cli_validate;
 mod cli_wthor;
 mod corpus;

@@ -13,8 +13,8 @@
 //! use kifu::formats::Format;
 //! use kifu::solve::{Solver, SolverOptions};
 //! // A complete game of 60 moves, analysed over its last 10.
-//! let moves = "f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1f3f6e7g5g6g4h3h4h5e8f7d7\
-//!              c7f8h6g3d8c8b6a5a4a3e2e1f1d1g1b2a2a1b7a7b8a8h2h1g2g7h8g8h7f2";
+//! let moves = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8\
+//!              f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1";
 //! let record = Format::Transcript.reader(moves.as_bytes()).next().unwrap()?;
 //! let solver = Solver::new(SolverOptions::default());
 //! let game = analyze(&solver, &record, 10)?;

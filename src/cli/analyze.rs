@@ -347,7 +347,7 @@ impl<W: Write> Writer<W> {
         writeln!(
             self.out,
             "{:>5}  {:<5}  {:<4} {:>7} {:>5}  {:<12} {:>5} {:>5}",
-            "move", "color", "move", "empties", "best", "best moves", "value", "loss"
+            "#", "color", "move", "empties", "best", "best moves", "value", "loss"
         )?;
         for m in &a.moves {
             writeln!(
@@ -370,11 +370,11 @@ impl<W: Write> Writer<W> {
         }
         writeln!(
             self.out,
-            "black lost {} in {} moves, white {} in {}{}",
+            "black lost {} in {}, white {} in {}{}",
             a.black_loss,
-            a.black_mistakes,
+            super::report::counted(u64::from(a.black_mistakes), "move"),
             a.white_loss,
-            a.white_mistakes,
+            super::report::counted(u64::from(a.white_mistakes), "move"),
             a.first_mistake_move
                 .map(|n| format!("; first mistake: move {n}"))
                 .unwrap_or_default()
