@@ -25,6 +25,7 @@ mod show;
 mod solve;
 mod stats;
 mod suggest;
+mod train;
 mod validate;
 
 /// Read, validate, score and convert Othello (Reversi) game records.
@@ -50,6 +51,7 @@ enum Command {
     Positions(positions::Args),
     Solve(solve::Args),
     Analyze(analyze::Args),
+    TrainEval(train::Args),
     Openings(openings::Args),
     Formats(formats::Args),
     /// Print a shell completion script.
@@ -194,6 +196,7 @@ pub fn main() -> ExitCode {
         Command::Positions(args) => positions::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::TrainEval(args) => train::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Formats(args) => formats::run(args),
         Command::Man { dir } => man_page(dir.as_deref()),

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use kifu::formats::obf;
-use kifu::solve::{MoveValue, Solution};
+use kifu::solve::{BestMoves, MoveValue, Solution};
 use kifu::{Color, Move, Position, PositionQuery};
 use serde::Serialize;
 
@@ -36,6 +36,12 @@ pub struct Args {
     /// Every legal move's exact value, best first (ties by square).
     #[arg(long)]
     all_moves: bool,
+
+    /// Find one best move, not every one (proving that a move reaches the
+    /// value can take many times the solve itself: a wipe-out with many
+    /// ways to it the worst).
+    #[arg(long, conflicts_with = "all_moves")]
+    one_best: bool,
 
     /// Output: an aligned table, Edax's OBF lines, CSV or JSON Lines.
     #[arg(long, value_enum, default_value_t = SolveFormat::Table)]
@@ -237,6 +243,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     out.flush()?;
     let mut progress = Steps::new(args.quiet, items.len() as u64, "positions");
+    let best = if args.one_best {
+        BestMoves::One
+    } else {
+        BestMoves::Every
+    };
     let mut total_nodes = 0;
     let started = Instant::now();
     for item in &items {
@@ -245,11 +256,25 @@ pub fn run(args: Args) -> Result<Outcome> {
             progress.watch(solver, || {
                 if args.all_moves {
                     let all = solver.solve_moves(&item.position)?;
-                    let solution = solver.solve_from(&item.position, all.value)?;
+                    // The best moves are those of the best value: only a
+                    // line is left to find.
+                    let mut solution =
+                        solver.solve_with(&item.position, Some(all.value), BestMoves::One)?;
+                    let mut every: Vec<Move> = all
+                        .moves
+                        .iter()
+                        .filter(|m| m.value == all.value)
+                        .map(|m| m.mv)
+                        .collect();
+                    every.sort_by_key(|m| match m {
+                        Move::Play(square) => square.index(),
+                        Move::Pass => 64,
+                    });
+                    solution.best_moves = every;
                     let nodes = all.nodes + solution.nodes;
                     Ok((solution, Some(all.moves), nodes))
                 } else {
-                    let solution = solver.solve(&item.position)?;
+                    let solution = solver.solve_with(&item.position, None, best)?;
                     let nodes = solution.nodes;
                     Ok((solution, None, nodes))
                 }

@@ -29,6 +29,7 @@
 //! [`order`] sorts) → [`last`] (the last four empty squares) — compiled
 //! for the processor's instruction set by [`kernel`].
 
+pub mod eval;
 mod geometry;
 mod kernel;
 mod last;
@@ -101,6 +102,15 @@ pub struct MoveValues {
     pub moves: Vec<MoveValue>,
     /// Positions searched.
     pub nodes: u64,
+}
+
+/// Which best moves [`Solver::solve_with`] finds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BestMoves {
+    /// Every move reaching the value.
+    Every,
+    /// The first found (the line's first move).
+    One,
 }
 
 /// What a search within a window found out about a value.
@@ -196,6 +206,11 @@ impl Solver {
             stop: &stop,
             live: &self.live,
             flushed: 0,
+            eval: if std::env::var("KT_NOEVAL").is_ok() {
+                None
+            } else {
+                eval::Weights::builtin()
+            },
         };
         self.table.new_date();
         let out = job(&mut s);
@@ -251,24 +266,41 @@ impl Solver {
     ///
     /// [`Interrupted`] when the interrupt flag was set.
     pub fn solve(&self, position: &Position) -> Result<Solution, Interrupted> {
-        self.solve_from(position, 0)
+        self.solve_with(position, None, BestMoves::Every)
     }
 
-    /// [`Solver::solve`] with a guess of the value.
+    /// [`Solver::solve`] with a guess of the value (`None`: the solver's
+    /// own estimate), and every best move or only the first found (proving
+    /// that a move reaches the value can take many times the solve itself,
+    /// a wipe-out with many ways to it the worst).
     ///
     /// # Errors
     ///
     /// [`Interrupted`] when the interrupt flag was set.
-    pub fn solve_from(&self, position: &Position, guess: i32) -> Result<Solution, Interrupted> {
+    pub fn solve_with(
+        &self,
+        position: &Position,
+        guess: Option<i32>,
+        best_moves: BestMoves,
+    ) -> Result<Solution, Interrupted> {
         let (p, o) = position.relative();
         let ((value, best, line), nodes) = with_kernel!(self, k => self.run(|s| {
+            let guess = guess.unwrap_or_else(|| root::estimate(s, p, o));
             let value = root::exact(k, s, p, o, guess);
             if moves_or_pass(p, o).is_none() {
                 return (value, Vec::new(), Vec::new());
             }
-            let best = root::best_moves(k, s, p, o, value);
-            let first = best.first().copied();
-            let line = root::line(k, s, p, o, value, first);
+            let (best, line) = match best_moves {
+                BestMoves::Every => {
+                    let best = root::best_moves(k, s, p, o, value);
+                    let line = root::line(k, s, p, o, value, best.first().copied());
+                    (best, line)
+                }
+                BestMoves::One => {
+                    let line = root::line(k, s, p, o, value, None);
+                    (line.first().copied().flatten().into_iter().collect(), line)
+                }
+            };
             (value, best, line)
         }))?;
         let best_moves = if best.is_empty() && !line.is_empty() {
@@ -319,7 +351,7 @@ impl Solver {
     pub fn solve_moves(&self, position: &Position) -> Result<MoveValues, Interrupted> {
         let (p, o) = position.relative();
         let ((value, moves), nodes) = with_kernel!(self, k => self.run(|s| {
-            let value = root::exact(k, s, p, o, 0);
+            let value = root::exact(k, s, p, o, root::estimate(s, p, o));
             let mut moves = Vec::new();
             match moves_or_pass(p, o) {
                 None => {}

@@ -9,8 +9,77 @@
 
 use std::mem::MaybeUninit;
 
+use super::eval::Weights;
 use super::geometry::{CORNERS, QUADRANTS};
 use super::stable::corner_stability;
+
+/// Tuning knobs read once from the environment (temporary).
+pub(super) fn tune() -> (i32, i32, u32, u32, u32) {
+    static T: std::sync::LazyLock<(i32, i32, u32, u32, u32)> = std::sync::LazyLock::new(|| {
+        let get = |k: &str, d: i32| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        (
+            get("KT_EVAL", 64),
+            get("KT_MOB", 60),
+            get("KT_MIN", 12) as u32,
+            get("KT_D1", 16) as u32,
+            get("KT_DSTEP", 3) as u32,
+        )
+    });
+    *T
+}
+
+/// A shallow alpha-beta search with the evaluation at its leaves, for
+/// ordering only (its value is never reported): the side to move's
+/// guess in 1/64 disc.
+pub(super) fn probe(
+    w: &Weights,
+    player: u64,
+    opponent: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
+    if depth == 0 {
+        return w.evaluate(player, opponent);
+    }
+    let mut legal = moves(player, opponent);
+    if legal == 0 {
+        if moves(opponent, player) == 0 {
+            let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
+            return diff * super::eval::SCALE;
+        }
+        return -probe(w, opponent, player, depth - 1, -beta, -alpha);
+    }
+    let mut best = i32::MIN;
+    while legal != 0 {
+        let x = legal.trailing_zeros() as usize;
+        legal &= legal - 1;
+        let f = flips_at(player, opponent, x);
+        let v = -probe(
+            w,
+            opponent ^ f,
+            player | f | (1 << x),
+            depth - 1,
+            -beta,
+            -alpha,
+        );
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
 use crate::board::{flips_at, moves};
 
 /// One legal move and what it does.
@@ -128,8 +197,16 @@ impl MoveList {
     /// table's best move, `parity` the quadrants holding an odd number of
     /// empty squares.
     #[inline(always)]
-    pub fn order(&mut self, player: u64, opponent: u64, best: Option<u8>, parity: u8) {
+    pub fn order(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        best: Option<u8>,
+        parity: u8,
+        eval: Option<&Weights>,
+    ) {
         let odd = QUADRANTS[parity as usize];
+        let tune = tune();
         for m in self.as_mut_slice() {
             let (p, o) = m.next(player, opponent);
             m.key = if Some(m.square) == best {
@@ -146,7 +223,16 @@ impl MoveList {
                     key += 24;
                 }
                 key += corner_stability(o) as i32 * 40;
-                key - mobility * 60 - potential * 8
+                if let Some(w) = eval {
+                    let n = (!(p | o)).count_ones();
+                    let depth = if n >= tune.3 {
+                        1 + (n - tune.3) / tune.4
+                    } else {
+                        0
+                    };
+                    key -= probe(w, p, o, depth, -1 << 20, 1 << 20) * tune.0 / 64;
+                }
+                key - mobility * tune.1 - potential * 8
             };
         }
     }

@@ -33,6 +33,18 @@ pub(super) fn window<K: Kernel>(
     pvs(k, s, player, opponent, alpha, beta)
 }
 
+/// A guess of the value: the evaluation's, searched a few moves deep,
+/// or 0 without one (only the time to the exact value depends on it).
+pub(super) fn estimate(s: &Search<'_>, player: u64, opponent: u64) -> i32 {
+    match s.eval {
+        Some(w) => {
+            let v = super::order::probe(w, player, opponent, 4, -1 << 20, 1 << 20);
+            (v / super::eval::SCALE / 2 * 2).clamp(-64, 64)
+        }
+        None => 0,
+    }
+}
+
 /// The exact value, searched first in a narrow window around `guess` and
 /// widened on the side the value fell (aspiration).
 pub(super) fn exact<K: Kernel>(

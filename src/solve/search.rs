@@ -76,6 +76,8 @@ pub(super) struct Search<'a> {
     pub live: &'a AtomicU64,
     /// Of `nodes`, those already added to `live`.
     pub flushed: u64,
+    /// The evaluation that orders moves far from the end, if any.
+    pub eval: Option<&'a super::eval::Weights>,
 }
 
 impl Search<'_> {
@@ -254,6 +256,7 @@ pub(super) fn deep<K: Kernel>(
         opponent,
         entry.and_then(|e| e.best),
         super::geometry::parity(empty),
+        s.eval.filter(|_| n >= super::order::tune().2),
     );
     let mut best = i32::MIN;
     let mut best_move = 0;
@@ -335,6 +338,7 @@ pub(super) fn pvs<K: Kernel>(
         opponent,
         entry.and_then(|e| e.best),
         super::geometry::parity(empty),
+        s.eval.filter(|_| n >= super::order::tune().2),
     );
     let mut best = i32::MIN;
     let mut best_move = 0;
