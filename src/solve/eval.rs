@@ -216,7 +216,7 @@ impl Weights {
 
 /// How far a round moves the weights: the 88 instances of a position
 /// move together, so more than their share of the residual overshoots.
-const RATE: f64 = 0.8;
+const RATE: f64 = 1.6;
 
 /// A training position: the discs of the side to move and of the other
 /// side, and the final score from the side to move's view.

@@ -211,6 +211,7 @@ impl Solver {
             } else {
                 eval::Weights::builtin()
             },
+            split: rayon::current_num_threads() > 1,
         };
         self.table.new_date();
         let out = job(&mut s);

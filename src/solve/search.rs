@@ -78,6 +78,8 @@ pub(super) struct Search<'a> {
     pub flushed: u64,
     /// The evaluation that orders moves far from the end, if any.
     pub eval: Option<&'a super::eval::Weights>,
+    /// Whether deep nodes split their moves over the threads.
+    pub split: bool,
 }
 
 impl Search<'_> {
@@ -262,6 +264,19 @@ pub(super) fn deep<K: Kernel>(
     let mut best_move = 0;
     for i in 0..list.len() {
         list.bring_best(i);
+        if i > 0 && n >= SPLIT_MIN && list.len() - i >= 2 && s.split {
+            // The first move did not cut off: the others together, on
+            // every thread (young brothers wait).
+            for j in i + 1..list.len() {
+                list.bring_best(j);
+            }
+            let (v, square) = split(k, s, player, opponent, alpha, n, &list.as_slice()[i..]);
+            if v > best {
+                best = v;
+                best_move = square;
+            }
+            break;
+        }
         let m = list.get(i);
         let (p, o) = m.next(player, opponent);
         let v = -nws(k, s, p, o, -beta, n - 1);
@@ -288,6 +303,70 @@ pub(super) fn deep<K: Kernel>(
         s.flush();
     }
     best
+}
+
+/// From this many empty squares on, a node whose first move did not cut
+/// off searches the others in parallel.
+const SPLIT_MIN: u32 = 13;
+
+/// The moves `rest` of a node searched in parallel at `alpha` (null
+/// window), each in a search of its own that a cut-off stops: the best
+/// value found and its square. A cut-off (a value above `alpha`) stops
+/// the others; a stopped search's value is never used.
+#[inline(never)]
+fn split<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    n: u32,
+    rest: &[super::order::Candidate],
+) -> (i32, u8) {
+    use rayon::prelude::*;
+    use std::sync::Mutex;
+    let flag = AtomicBool::new(false);
+    let stop = s.stop.child(&flag);
+    let found = Mutex::new((i32::MIN, 0u8));
+    let nodes = AtomicU64::new(0);
+    let (table, edges, live, eval) = (s.table, s.edges, s.live, s.eval);
+    rest.par_iter().for_each(|m| {
+        if stop.stopped() {
+            return;
+        }
+        let mut child = Search {
+            table,
+            edges,
+            nodes: 0,
+            stop: &stop,
+            live,
+            flushed: 0,
+            eval,
+            split: true,
+        };
+        let (p, o) = m.next(player, opponent);
+        let v = -nws(k, &mut child, p, o, -alpha - 1, n - 1);
+        child.flush();
+        nodes.fetch_add(child.nodes, Ordering::Relaxed);
+        if stop.stopped() {
+            return;
+        }
+        let mut best = found
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if v > best.0 {
+            *best = (v, m.square);
+        }
+        if v > alpha {
+            flag.store(true, Ordering::Relaxed);
+        }
+    });
+    let children = nodes.into_inner();
+    s.nodes += children;
+    s.flushed += children;
+    found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The windowed search (alpha-beta with null windows after the first

@@ -313,3 +313,33 @@ fn flippy_13_and_14_empties() {
     );
     eprintln!("flippy: {same} of {} agree exactly", lines.len());
 }
+
+/// The parallel search (deep nodes split over the threads) gives the
+/// values, best moves and move values of the search on one thread.
+#[test]
+fn threads_agree_with_one_thread() {
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let four = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let mut rng = Rng::new(21);
+    for _ in 0..12 {
+        let n = 14 + rng.below(4) as u32;
+        let pos = random_position(&mut rng, n);
+        let serial = one.install(|| solver().solve(&pos).unwrap());
+        let parallel = four.install(|| solver().solve(&pos).unwrap());
+        assert_eq!(serial.value, parallel.value, "{pos}");
+        assert_eq!(serial.best_moves, parallel.best_moves, "{pos}");
+        assert_eq!(play_line(&pos, &parallel.line), parallel.value);
+        let a = one.install(|| solver().solve_moves(&pos).unwrap());
+        let b = four.install(|| solver().solve_moves(&pos).unwrap());
+        assert_eq!(a.moves.len(), b.moves.len());
+        for m in &a.moves {
+            assert!(b.moves.contains(m), "{pos}: {m:?}");
+        }
+    }
+}
