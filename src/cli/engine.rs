@@ -36,7 +36,7 @@ impl EngineArgs {
             .context("cannot start the solver's threads")?;
         let bytes = self.hash.max(1).saturating_mul(1 << 20);
         Ok(Engine {
-            solver: Solver::new(SolverOptions { hash_bytes: bytes }),
+            solver: Solver::new(SolverOptions::with_hash(bytes)),
             pool,
         })
     }

@@ -453,9 +453,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
     }
     let solver = (args.score == Scoring::Exact).then(|| {
-        Solver::new(SolverOptions {
-            hash_bytes: args.hash.max(1).saturating_mul(1 << 20),
-        })
+        Solver::new(SolverOptions::with_hash(
+            args.hash.max(1).saturating_mul(1 << 20),
+        ))
     });
     let mut sink = match to {
         To::Csv | To::Jsonl => {

@@ -214,9 +214,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let selection = args.input.selection(by == By::Opening)?;
     let solver = args.endgame.map(|_| {
-        Solver::new(SolverOptions {
-            hash_bytes: args.hash.max(1).saturating_mul(1 << 20),
-        })
+        Solver::new(SolverOptions::with_hash(
+            args.hash.max(1).saturating_mul(1 << 20),
+        ))
     });
     let options = match args.endgame {
         // Solving takes long a game: small slices keep every worker busy.

@@ -217,9 +217,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     let suggest = args.suggest;
     let selection = args.input.selection(false)?;
     let solver = args.theoretical.then(|| {
-        Solver::new(SolverOptions {
-            hash_bytes: args.hash.max(1).saturating_mul(1 << 20),
-        })
+        Solver::new(SolverOptions::with_hash(
+            args.hash.max(1).saturating_mul(1 << 20),
+        ))
     });
     let checked = AtomicU64::new(0);
     let wrong = AtomicU64::new(0);

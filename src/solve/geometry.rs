@@ -77,12 +77,6 @@ pub(super) fn parity(empty: u64) -> u8 {
 /// The four corners.
 pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
 
-/// The squares diagonally next to a corner (b2, g2, b7, g7).
-pub(super) const X_SQUARES: u64 = 0x0042_0000_0000_4200;
-
-/// The squares on the edge next to a corner (b1, a2, …).
-pub(super) const C_SQUARES: u64 = 0x4281_0000_0000_8142;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,7 +100,5 @@ mod tests {
         assert_eq!(NEIGHBOURS[1].count_ones(), 5);
         assert_eq!(NEIGHBOURS[9].count_ones(), 8);
         assert_eq!(NEIGHBOURS[63], (1 << 62) | (1 << 55) | (1 << 54));
-        assert_eq!(X_SQUARES & C_SQUARES, 0);
-        assert_eq!((X_SQUARES | C_SQUARES | CORNERS).count_ones(), 16);
     }
 }

@@ -53,13 +53,28 @@ use table::Table;
 pub struct SolverOptions {
     /// The transposition table's size in bytes.
     pub hash_bytes: usize,
+    /// Sort moves far from the end by the built-in evaluation (faster;
+    /// the values are the same without it).
+    pub evaluation: bool,
 }
 
 impl Default for SolverOptions {
-    /// A 64 MiB table.
+    /// A 64 MiB table, the evaluation used.
     fn default() -> SolverOptions {
         SolverOptions {
             hash_bytes: 64 << 20,
+            evaluation: true,
+        }
+    }
+}
+
+impl SolverOptions {
+    /// The default options with a table of `bytes` bytes.
+    #[must_use]
+    pub fn with_hash(bytes: usize) -> SolverOptions {
+        SolverOptions {
+            hash_bytes: bytes,
+            ..SolverOptions::default()
         }
     }
 }
@@ -132,6 +147,7 @@ pub struct Solver {
     table: Table,
     interrupt: Option<Arc<AtomicBool>>,
     live: AtomicU64,
+    evaluation: bool,
     #[cfg(target_arch = "x86_64")]
     modern: Option<kernel::Modern>,
 }
@@ -170,6 +186,7 @@ impl Solver {
             table: Table::new(options.hash_bytes),
             interrupt: None,
             live: AtomicU64::new(0),
+            evaluation: options.evaluation,
             #[cfg(target_arch = "x86_64")]
             modern: kernel::Modern::detect(),
         }
@@ -206,10 +223,10 @@ impl Solver {
             stop: &stop,
             live: &self.live,
             flushed: 0,
-            eval: if std::env::var("KT_NOEVAL").is_ok() {
-                None
-            } else {
+            eval: if self.evaluation {
                 eval::Weights::builtin()
+            } else {
+                None
             },
             split: rayon::current_num_threads() > 1,
         };

@@ -13,25 +13,21 @@ use super::eval::Weights;
 use super::geometry::{CORNERS, QUADRANTS};
 use super::stable::corner_stability;
 
-/// Tuning knobs read once from the environment (temporary).
-pub(super) fn tune() -> (i32, i32, u32, u32, u32) {
-    static T: std::sync::LazyLock<(i32, i32, u32, u32, u32)> = std::sync::LazyLock::new(|| {
-        let get = |k: &str, d: i32| {
-            std::env::var(k)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(d)
-        };
-        (
-            get("KT_EVAL", 64),
-            get("KT_MOB", 60),
-            get("KT_MIN", 12) as u32,
-            get("KT_D1", 16) as u32,
-            get("KT_DSTEP", 3) as u32,
-        )
-    });
-    *T
-}
+/// How much a disc of the evaluation's guess counts in a key, beside
+/// `MOBILITY` for each reply left to the opponent.
+const EVAL_WEIGHT: i32 = 64;
+
+/// A key's weight of each reply the move leaves the opponent (corners
+/// twice).
+const MOBILITY: i32 = 90;
+
+/// From this many empty squares on, moves are sorted by the evaluation.
+pub(super) const EVAL_MIN: u32 = 12;
+
+/// From this many empty squares on, the evaluation is searched a move
+/// deep, and a move deeper every `EVAL_STEP` more.
+const EVAL_DEEP: u32 = 15;
+const EVAL_STEP: u32 = 3;
 
 /// A shallow alpha-beta search with the evaluation at its leaves, for
 /// ordering only (its value is never reported): the side to move's
@@ -206,7 +202,6 @@ impl MoveList {
         eval: Option<&Weights>,
     ) {
         let odd = QUADRANTS[parity as usize];
-        let tune = tune();
         for m in self.as_mut_slice() {
             let (p, o) = m.next(player, opponent);
             m.key = if Some(m.square) == best {
@@ -225,14 +220,14 @@ impl MoveList {
                 key += corner_stability(o) as i32 * 40;
                 if let Some(w) = eval {
                     let n = (!(p | o)).count_ones();
-                    let depth = if n >= tune.3 {
-                        1 + (n - tune.3) / tune.4
+                    let depth = if n >= EVAL_DEEP {
+                        1 + (n - EVAL_DEEP) / EVAL_STEP
                     } else {
                         0
                     };
-                    key -= probe(w, p, o, depth, -1 << 20, 1 << 20) * tune.0 / 64;
+                    key -= probe(w, p, o, depth, -1 << 20, 1 << 20) * EVAL_WEIGHT / 64;
                 }
-                key - mobility * tune.1 - potential * 8
+                key - mobility * MOBILITY - potential * 8
             };
         }
     }

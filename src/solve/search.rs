@@ -258,7 +258,7 @@ pub(super) fn deep<K: Kernel>(
         opponent,
         entry.and_then(|e| e.best),
         super::geometry::parity(empty),
-        s.eval.filter(|_| n >= super::order::tune().2),
+        s.eval.filter(|_| n >= super::order::EVAL_MIN),
     );
     let mut best = i32::MIN;
     let mut best_move = 0;
@@ -417,7 +417,7 @@ pub(super) fn pvs<K: Kernel>(
         opponent,
         entry.and_then(|e| e.best),
         super::geometry::parity(empty),
-        s.eval.filter(|_| n >= super::order::tune().2),
+        s.eval.filter(|_| n >= super::order::EVAL_MIN),
     );
     let mut best = i32::MIN;
     let mut best_move = 0;

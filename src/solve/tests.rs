@@ -56,9 +56,7 @@ fn random_position(rng: &mut Rng, empties: u32) -> Position {
 }
 
 fn solver() -> Solver {
-    Solver::new(SolverOptions {
-        hash_bytes: 1 << 20,
-    })
+    Solver::new(SolverOptions::with_hash(1 << 20))
 }
 
 /// Plays `line` from `pos` and returns the final score of the side to move
@@ -217,9 +215,7 @@ fn check_obf(name: &str, first: usize, count: usize) {
     let Some(positions) = obf_positions(name) else {
         return;
     };
-    let solver = Solver::new(SolverOptions {
-        hash_bytes: 64 << 20,
-    });
+    let solver = Solver::new(SolverOptions::with_hash(64 << 20));
     for (line, pos, listed) in positions.into_iter().skip(first).take(count) {
         let all = solver.solve_moves(&pos).unwrap();
         for (mv, score) in &listed {
@@ -264,9 +260,7 @@ fn flippy_13_and_14_empties() {
         return;
     };
     let text = std::fs::read_to_string(dir.join("positions/flippy/eg_13_14.txt")).unwrap();
-    let solver = Solver::new(SolverOptions {
-        hash_bytes: 16 << 20,
-    });
+    let solver = Solver::new(SolverOptions::with_hash(16 << 20));
     let mut same = 0;
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
@@ -341,5 +335,27 @@ fn threads_agree_with_one_thread() {
         for m in &a.moves {
             assert!(b.moves.contains(m), "{pos}: {m:?}");
         }
+    }
+}
+
+/// The evaluation only orders moves: without it every value is the same.
+#[test]
+fn the_evaluation_changes_no_value() {
+    let Some(positions) = obf_positions("fforum-1-19.obf") else {
+        return;
+    };
+    let with = Solver::new(SolverOptions::with_hash(16 << 20));
+    let without = Solver::new(SolverOptions {
+        evaluation: false,
+        ..SolverOptions::with_hash(16 << 20)
+    });
+    for (line, pos, _) in positions {
+        let a = with.solve(&pos).unwrap();
+        let b = without.solve(&pos).unwrap();
+        assert_eq!(
+            (a.value, &a.best_moves),
+            (b.value, &b.best_moves),
+            "line {line}"
+        );
     }
 }
