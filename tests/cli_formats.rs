@@ -121,6 +121,7 @@ fn man_writes_one_page_per_subcommand() {
     assert_eq!(
         pages,
         [
+            "kifu-analyze.1",
             "kifu-completions.1",
             "kifu-convert.1",
             "kifu-explore.1",
@@ -131,7 +132,9 @@ fn man_writes_one_page_per_subcommand() {
             "kifu-repair.1",
             "kifu-score.1",
             "kifu-show.1",
+            "kifu-solve.1",
             "kifu-stats.1",
+            "kifu-train-eval.1",
             "kifu-validate.1",
             "kifu.1"
         ]

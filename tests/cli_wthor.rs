@@ -447,8 +447,17 @@ fn the_depth_of_theoretical_scores_is_carried_or_set() {
     // Inputs of two depths: one warning, the first input's depth.
     let mixed = tmp.join("mixed.wtb");
     let playok = corpus.join("wthor/playok/PLAYOK_2023.wtb");
+    // The PlayOK games' scores copied, not solved (54,000 of them).
     let assert = kifu()
-        .args(["convert", "--quiet", "--to", "wthor", "-o"])
+        .args([
+            "convert",
+            "--quiet",
+            "--to",
+            "wthor",
+            "--theoretical",
+            "copy",
+            "-o",
+        ])
         .arg(&mixed)
         .arg(&src)
         .arg(&playok)

@@ -17,6 +17,9 @@ use crate::GameRecord;
 #[derive(Clone, Debug, Default)]
 pub struct Seen(HashSet<u128, BuildHasherDefault<PairHasher>>);
 
+/// Work done on a chosen game in the workers before it is written.
+pub type Prepare<'a> = dyn Fn(&mut GameRecord, &Report) + Sync + 'a;
+
 impl std::fmt::Debug for Choice<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Choice")
@@ -53,7 +56,7 @@ pub struct Choice<'a> {
     /// Work on each chosen game before a writer that is not a text format
     /// gets it, in the workers, the games of a slice in parallel (WTHOR
     /// output solves theoretical scores here).
-    pub prepare: Option<&'a (dyn Fn(&mut GameRecord, &Report) + Sync)>,
+    pub prepare: Option<&'a Prepare<'a>>,
 }
 
 /// Reads `games`, replays each once (finding what `choice` asks for),

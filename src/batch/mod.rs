@@ -17,7 +17,7 @@ mod pipeline;
 mod report;
 mod returned;
 
-pub use convert::{convert, Choice, Seen};
+pub use convert::{convert, Choice, Prepare, Seen};
 pub use pipeline::{run, BatchError, Options};
 pub use report::{Flag, Quirked, SliceReport, Tally};
 pub use returned::Returned;

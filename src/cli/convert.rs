@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
-use kifu::batch::{self, BatchError, Choice, Seen, SliceReport};
+use kifu::batch::{self, BatchError, Choice, Prepare, Seen, SliceReport};
 use kifu::formats::parquet::TableWriter;
 use kifu::formats::{Format, GameReader, GameWriter, TextWriter};
 use kifu::select::Selection;
@@ -69,7 +69,7 @@ pub struct Converting<'w> {
     /// The keys of the games kept so far, under `--unique`.
     pub unique: Option<Seen>,
     /// Work on each game before a writer that is not text gets it.
-    pub prepare: Option<&'w (dyn Fn(&mut GameRecord, &Report) + Sync)>,
+    pub prepare: Option<&'w Prepare<'w>>,
 }
 
 impl Job for Converting<'_> {
@@ -189,7 +189,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 options,
                 selection,
                 unique,
-                prepare: solving.then_some(&prepare as &(dyn Fn(&mut GameRecord, &Report) + Sync)),
+                prepare: solving.then_some(&prepare as &Prepare<'_>),
             },
         )?;
         archive.commit()?;

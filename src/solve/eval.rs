@@ -306,7 +306,7 @@ mod tests {
         let bytes = train(
             &[Sample {
                 player: 0x0000_0018_1c00_0000,
-                opponent: 0x0000_0000_0000_0000 | 0x0000_0000_0008_0000,
+                opponent: 0x0000_0000_0008_0000,
                 score: 10,
             }],
             3,

@@ -84,8 +84,7 @@ mod tests {
     #[test]
     fn quadrants_cover_the_board_once() {
         assert_eq!(QUADRANTS[15], u64::MAX);
-        for s in 0..64 {
-            let q = QUADRANT[s];
+        for (s, &q) in QUADRANT.iter().enumerate() {
             assert_eq!(QUADRANTS[q as usize] & (1 << s), 1 << s);
             assert_eq!(q.count_ones(), 1);
         }

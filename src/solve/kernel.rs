@@ -8,6 +8,7 @@
 //! a whole search runs in one instruction set. Everything the bodies call
 //! is `#[inline(always)]` and takes on the wrapper's instructions.
 
+use super::last;
 use super::search::{self, Search};
 
 /// The recursive entry points of the search, in one instruction set.
@@ -43,11 +44,11 @@ impl Kernel for Plain {
     }
     #[inline(never)]
     fn solve_3(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 3]) -> i32 {
-        super::last::solve_3(nodes, p, o, alpha, x)
+        last::solve_3(nodes, p, o, alpha, x)
     }
     #[inline(never)]
     fn solve_4(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 4]) -> i32 {
-        super::last::solve_4(self, nodes, p, o, alpha, x)
+        last::solve_4(self, nodes, p, o, alpha, x)
     }
 }
 
@@ -73,8 +74,7 @@ impl Modern {
 
 #[cfg(target_arch = "x86_64")]
 mod modern {
-    use super::{Kernel, Modern, Search};
-    use crate::solve::{last, search};
+    use super::{last, search, Kernel, Modern, Search};
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn shallow(k: Modern, s: &mut Search<'_>, p: u64, o: u64, alpha: i32, parity: u8) -> i32 {

@@ -58,7 +58,7 @@ static DIAGONALS: [[u64; 2]; 64] = {
         let (c, r) = ((s % 8) as i32, (s / 8) as i32);
         let mut other = 0;
         while other < 64 {
-            let (oc, or) = ((other % 8) as i32, (other / 8) as i32);
+            let (oc, or) = (other % 8, other / 8);
             if oc - or == c - r {
                 t[s][0] |= 1 << other;
             }

@@ -124,14 +124,12 @@ fn full_lines(filled: u64) -> [u64; 4] {
     let columns = (y & 0xff).wrapping_mul(COLUMN_A);
     let mut d1 = 0;
     let mut d2 = 0;
-    for i in 0..15 {
-        let m = DIAGONALS[0][i];
-        if filled & m == m {
-            d1 |= m;
+    for (&a, &b) in DIAGONALS[0].iter().zip(&DIAGONALS[1]) {
+        if filled & a == a {
+            d1 |= a;
         }
-        let m = DIAGONALS[1][i];
-        if filled & m == m {
-            d2 |= m;
+        if filled & b == b {
+            d2 |= b;
         }
     }
     [rows, columns, d1, d2]

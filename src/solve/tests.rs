@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::testkit::{corpus, Rng};
-use crate::{Color, Position};
+use crate::Position;
 
 /// The value of a position by plain negamax over the public `Position`
 /// API: no pruning, no table, no ordering — nothing the solver does.
@@ -182,7 +182,10 @@ fn finished_positions_and_passes() {
 }
 
 /// Each position of an OBF file with its listed moves and scores.
-fn obf_positions(name: &str) -> Option<Vec<(usize, Position, Vec<(Move, i32)>)>> {
+/// A line number, its position and its listed moves with their scores.
+type Listed = (usize, Position, Vec<(Move, i32)>);
+
+fn obf_positions(name: &str) -> Option<Vec<Listed>> {
     let path = corpus()?.join("positions/obf").join(name);
     let text = std::fs::read_to_string(&path).expect("the OBF file reads");
     let mut out = Vec::new();
