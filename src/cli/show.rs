@@ -433,7 +433,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let error = report.error.clone();
     let analysis = match args.analyze {
         Some(empties) => {
-            let solver = Solver::new(SolverOptions::default());
+            let solver = super::engine::new_solver(SolverOptions::default());
             // Never interrupted: Ctrl-C ends the process.
             let game = analyze(&solver, record, empties).ok();
             Analysis {

@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use kifu::analysis::analyze;
 use kifu::batch::Seen;
 use kifu::select::{winner, year, Results};
-use kifu::solve::{Solver, SolverOptions};
+use kifu::solve::SolverOptions;
 use kifu::Winner;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -214,7 +214,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let selection = args.input.selection(by == By::Opening)?;
     let solver = args.endgame.map(|_| {
-        Solver::new(SolverOptions::with_hash(
+        super::engine::new_solver(SolverOptions::with_hash(
             args.hash.max(1).saturating_mul(1 << 20),
         ))
     });

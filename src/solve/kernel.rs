@@ -8,7 +8,9 @@
 //! a whole search runs in one instruction set. Everything the bodies call
 //! is `#[inline(always)]` and takes on the wrapper's instructions.
 
+use super::eval::Weights;
 use super::last;
+use super::order;
 use super::search::{self, Search};
 
 /// The recursive entry points of the search, in one instruction set.
@@ -21,6 +23,18 @@ pub(super) trait Kernel: Copy + Send + Sync {
         -> i32;
     /// More than [`search::SHALLOW`] empty squares.
     fn deep(self, s: &mut Search<'_>, player: u64, opponent: u64, alpha: i32) -> i32;
+    /// The evaluation searched `depth` moves deep (ordering only).
+    #[allow(clippy::too_many_arguments)]
+    fn probe(
+        self,
+        w: &Weights,
+        player: u64,
+        opponent: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+    ) -> i32;
     /// Exactly three empty squares, in search order.
     fn solve_3(self, nodes: &mut u64, player: u64, opponent: u64, alpha: i32, x: [usize; 3])
         -> i32;
@@ -45,6 +59,10 @@ impl Kernel for Plain {
     #[inline(never)]
     fn solve_3(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 3]) -> i32 {
         last::solve_3(nodes, p, o, alpha, x)
+    }
+    #[inline(never)]
+    fn probe(self, w: &Weights, p: u64, o: u64, d: u32, a: i32, b: i32, n: &mut u64) -> i32 {
+        order::probe(self, w, p, o, d, a, b, n)
     }
     #[inline(never)]
     fn solve_4(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 4]) -> i32 {
@@ -74,7 +92,7 @@ impl Modern {
 
 #[cfg(target_arch = "x86_64")]
 mod modern {
-    use super::{last, search, Kernel, Modern, Search};
+    use super::{last, order, search, Kernel, Modern, Search, Weights};
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn shallow(k: Modern, s: &mut Search<'_>, p: u64, o: u64, alpha: i32, parity: u8) -> i32 {
@@ -83,6 +101,11 @@ mod modern {
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn deep(k: Modern, s: &mut Search<'_>, p: u64, o: u64, alpha: i32) -> i32 {
         search::deep(k, s, p, o, alpha)
+    }
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[allow(clippy::too_many_arguments)]
+    fn probe(k: Modern, w: &Weights, p: u64, o: u64, d: u32, a: i32, b: i32, n: &mut u64) -> i32 {
+        order::probe(k, w, p, o, d, a, b, n)
     }
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn solve_3(nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 3]) -> i32 {
@@ -107,6 +130,10 @@ mod modern {
         #[inline(always)]
         fn solve_3(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 3]) -> i32 {
             unsafe { solve_3(nodes, p, o, alpha, x) }
+        }
+        #[inline(always)]
+        fn probe(self, w: &Weights, p: u64, o: u64, d: u32, a: i32, b: i32, n: &mut u64) -> i32 {
+            unsafe { probe(self, w, p, o, d, a, b, n) }
         }
         #[inline(always)]
         fn solve_4(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 4]) -> i32 {

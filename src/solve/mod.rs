@@ -303,7 +303,7 @@ impl Solver {
     ) -> Result<Solution, Interrupted> {
         let (p, o) = position.relative();
         let ((value, best, line), nodes) = with_kernel!(self, k => self.run(|s| {
-            let guess = guess.unwrap_or_else(|| root::estimate(s, p, o));
+            let guess = guess.unwrap_or_else(|| root::estimate(k, s, p, o));
             let value = root::exact(k, s, p, o, guess);
             if moves_or_pass(p, o).is_none() {
                 return (value, Vec::new(), Vec::new());
@@ -369,7 +369,7 @@ impl Solver {
     pub fn solve_moves(&self, position: &Position) -> Result<MoveValues, Interrupted> {
         let (p, o) = position.relative();
         let ((value, moves), nodes) = with_kernel!(self, k => self.run(|s| {
-            let value = root::exact(k, s, p, o, root::estimate(s, p, o));
+            let value = root::exact(k, s, p, o, root::estimate(k, s, p, o));
             let mut moves = Vec::new();
             match moves_or_pass(p, o) {
                 None => {}

@@ -11,6 +11,7 @@ use std::mem::MaybeUninit;
 
 use super::eval::Weights;
 use super::geometry::{CORNERS, QUADRANTS};
+use super::kernel::Kernel;
 use super::stable::corner_stability;
 
 /// How much a disc of the evaluation's guess counts in a key, beside
@@ -32,14 +33,19 @@ const EVAL_STEP: u32 = 3;
 /// A shallow alpha-beta search with the evaluation at its leaves, for
 /// ordering only (its value is never reported): the side to move's
 /// guess in 1/64 disc.
-pub(super) fn probe(
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn probe<K: Kernel>(
+    k: K,
     w: &Weights,
     player: u64,
     opponent: u64,
     depth: u32,
     mut alpha: i32,
     beta: i32,
+    nodes: &mut u64,
 ) -> i32 {
+    *nodes += 1;
     if depth == 0 {
         return w.evaluate(player, opponent);
     }
@@ -49,20 +55,21 @@ pub(super) fn probe(
             let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
             return diff * super::eval::SCALE;
         }
-        return -probe(w, opponent, player, depth - 1, -beta, -alpha);
+        return -k.probe(w, opponent, player, depth - 1, -beta, -alpha, nodes);
     }
     let mut best = i32::MIN;
     while legal != 0 {
         let x = legal.trailing_zeros() as usize;
         legal &= legal - 1;
         let f = flips_at(player, opponent, x);
-        let v = -probe(
+        let v = -k.probe(
             w,
             opponent ^ f,
             player | f | (1 << x),
             depth - 1,
             -beta,
             -alpha,
+            nodes,
         );
         if v > best {
             best = v;
@@ -191,17 +198,20 @@ impl MoveList {
 
     /// Gives each move its key (see the module's doc); `best` is the
     /// table's best move, `parity` the quadrants holding an odd number of
-    /// empty squares.
+    /// empty squares. Returns the positions the evaluation's searches
+    /// looked at.
     #[inline(always)]
-    pub fn order(
+    pub fn order<K: Kernel>(
         &mut self,
+        k: K,
         player: u64,
         opponent: u64,
         best: Option<u8>,
         parity: u8,
         eval: Option<&Weights>,
-    ) {
+    ) -> u64 {
         let odd = QUADRANTS[parity as usize];
+        let mut probed = 0;
         for m in self.as_mut_slice() {
             let (p, o) = m.next(player, opponent);
             m.key = if Some(m.square) == best {
@@ -225,11 +235,13 @@ impl MoveList {
                     } else {
                         0
                     };
-                    key -= probe(w, p, o, depth, -1 << 20, 1 << 20) * EVAL_WEIGHT / 64;
+                    key -=
+                        k.probe(w, p, o, depth, -1 << 20, 1 << 20, &mut probed) * EVAL_WEIGHT / 64;
                 }
                 key - mobility * MOBILITY - potential * 8
             };
         }
+        probed
     }
 
     /// Moves the best of the moves from `i` on to `i` (a selection sort

@@ -35,10 +35,10 @@ pub(super) fn window<K: Kernel>(
 
 /// A guess of the value: the evaluation's, searched a few moves deep,
 /// or 0 without one (only the time to the exact value depends on it).
-pub(super) fn estimate(s: &Search<'_>, player: u64, opponent: u64) -> i32 {
+pub(super) fn estimate<K: Kernel>(k: K, s: &Search<'_>, player: u64, opponent: u64) -> i32 {
     match s.eval {
         Some(w) => {
-            let v = super::order::probe(w, player, opponent, 4, -1 << 20, 1 << 20);
+            let v = k.probe(w, player, opponent, 4, -1 << 20, 1 << 20, &mut 0);
             (v / super::eval::SCALE / 2 * 2).clamp(-64, 64)
         }
         None => 0,

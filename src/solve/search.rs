@@ -253,7 +253,8 @@ pub(super) fn deep<K: Kernel>(
         }
     }
     let start = s.nodes;
-    list.order(
+    s.nodes += list.order(
+        k,
         player,
         opponent,
         entry.and_then(|e| e.best),
@@ -412,7 +413,8 @@ pub(super) fn pvs<K: Kernel>(
     let start = s.nodes;
     let mut list = MoveList::EMPTY;
     list.fill(player, opponent, legal);
-    list.order(
+    s.nodes += list.order(
+        k,
         player,
         opponent,
         entry.and_then(|e| e.best),
