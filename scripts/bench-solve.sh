@@ -8,7 +8,7 @@
 # - ffo N-M: kifu solve --one-best (a value and a best move, as Edax's -solve
 #   gives) on one thread, and Edax -n 1 -l 60 -solve on the same file; 40-59
 #   also on every core.
-# - games: kifu analyze of WTH_2004.wtb from 20 empties (every move's value,
+# - games: kifu analyze of WTH_1984.wtb (587 games) from 20 empties (every move's value,
 #   loss and best moves) on every core, games/s.
 # - theory: kifu validate --theoretical of WTH_1977.wtb (12 games re-solved
 #   from 24 empties) on every core, games/s.
@@ -49,8 +49,8 @@ echo "$("$kifu" --version), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 for set in "${sets[@]}"; do
   case "$set" in
     games)
-      file="$corpus/wthor/WTH_2004.wtb"
-      timed "kifu analyze WTH_2004 --empties 20" "$kifu" analyze "$file" --empties 20 --format csv -q
+      file="$corpus/wthor/WTH_1984.wtb"
+      timed "kifu analyze WTH_1984 --empties 20" "$kifu" analyze "$file" --empties 20 --format csv -q
       n=$(($(wc -l <"$tmp/out") - 1))
       echo "  $n games: $(echo "scale=2; $n / $wall" | bc) games/s"
       ;;

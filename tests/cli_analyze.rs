@@ -456,3 +456,20 @@ fn show_analyze_checks_edax_scores_and_marks_mistakes() {
         assert_eq!(line.contains(&format!("loss {loss} ")), loss > 0, "{line}");
     }
 }
+
+/// More of the federation's stored theoretical scores (P3 = 24) re-solved:
+/// 1978 and 1979, 19 games (slow: run in CI with `--ignored`).
+#[test]
+#[ignore = "slow: 19 games solved from 24 empties"]
+fn the_federations_1978_and_1979_theoretical_scores_are_exact() {
+    let Some(dir) = corpus() else { return };
+    kifu()
+        .args(["validate", "--theoretical"])
+        .arg(dir.join("wthor/WTH_1978.wtb"))
+        .arg(dir.join("wthor/WTH_1979.wtb"))
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains(
+            "19 theoretical scores checked by exact solving, 0 wrong",
+        ));
+}

@@ -43,7 +43,8 @@ pub struct MoveAnalysis {
     pub empties: u32,
     /// The position's value before the move, from the mover's side.
     pub best_value: i32,
-    /// Every move reaching `best_value`, by square.
+    /// Every move reaching `best_value`, by square (empty when not asked
+    /// for, [`analyze_with`]).
     pub best_moves: Vec<Move>,
     /// The played move's value, from the mover's side.
     pub value: i32,
@@ -116,6 +117,22 @@ pub fn analyze(
     solver: &Solver,
     record: &GameRecord,
     empties: u32,
+) -> Result<GameAnalysis, Interrupted> {
+    analyze_with(solver, record, empties, true)
+}
+
+/// [`analyze`], with each position's best moves only when `best_moves`
+/// (without them each move's value and loss come at a fraction of the
+/// cost, and every [`MoveAnalysis::best_moves`] is empty).
+///
+/// # Errors
+///
+/// [`Interrupted`] when the solver's interrupt flag was set.
+pub fn analyze_with(
+    solver: &Solver,
+    record: &GameRecord,
+    empties: u32,
+    best_moves: bool,
 ) -> Result<GameAnalysis, Interrupted> {
     let report = record.replay();
     let status = report.status();
@@ -198,7 +215,11 @@ pub fn analyze(
         let (after_value, n) = solver.value(&step.after, -best_value)?;
         game.nodes += n;
         let value = -after_value;
-        let solution = solver.best_moves(&step.before, best_value)?;
+        let solution = if best_moves {
+            solver.best_moves(&step.before, best_value)?
+        } else {
+            (Vec::new(), 0)
+        };
         game.nodes += solution.1;
         let loss = best_value - value;
         game.moves.push(MoveAnalysis {

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Result;
-use kifu::analysis::{analyze, GameAnalysis, MoveAnalysis};
+use kifu::analysis::{analyze_with, GameAnalysis, MoveAnalysis};
 use kifu::batch::{self, BatchError, Seen, SliceReport};
 use kifu::formats::GameReader;
 use kifu::select::{duplicate_key, Selection};
@@ -399,6 +399,8 @@ struct Analyze<'a, W: Write> {
     unique: Option<Seen>,
     engine: &'a Engine,
     empties: u32,
+    /// Each position's best moves are written (per move, JSON Lines).
+    best_moves: bool,
     writer: Writer<W>,
     pending: Vec<Item>,
     progress: &'a mut Steps,
@@ -413,6 +415,7 @@ impl<W: Write> Analyze<'_, W> {
         }
         let solver = &self.engine.solver;
         let empties = self.empties;
+        let best_moves = self.best_moves;
         let mut pending = std::mem::take(&mut self.pending);
         let analysed = self.analysed;
         let progress = &mut *self.progress;
@@ -420,7 +423,7 @@ impl<W: Write> Analyze<'_, W> {
             self.engine.install(|| {
                 pending.par_iter_mut().for_each(|item| {
                     // The solver has no interrupt flag here: never stopped.
-                    item.analysis = analyze(solver, &item.record, empties).ok();
+                    item.analysis = analyze_with(solver, &item.record, empties, best_moves).ok();
                     analysed.fetch_add(1, Ordering::Relaxed);
                 });
             });
@@ -520,12 +523,19 @@ pub fn run(args: Args) -> Result<Outcome> {
         unique: args.unique.then(Seen::default),
         engine: &engine,
         empties: args.empties,
+        best_moves: args.moves || args.format == AnalyzeFormat::Json,
         writer,
         pending: Vec::new(),
         progress: &mut progress,
         analysed: &analysed,
     };
     let totals = run_inputs(&inputs, &mut job)?;
+    // A game alone is shown move by move, with each position's best moves.
+    if let Some(only) = job.writer.held.as_mut() {
+        let solver = &engine.solver;
+        only.analysis =
+            engine.install(|| analyze_with(solver, &only.record, args.empties, true).ok());
+    }
     job.writer.finish()?;
     progress.finish();
     if !args.input.quiet {

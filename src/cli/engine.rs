@@ -30,7 +30,6 @@ pub struct Engine {
 impl EngineArgs {
     /// Allocates the table and starts the threads.
     pub fn start(&self) -> Result<Engine> {
-        allow_huge_pages();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
@@ -50,21 +49,7 @@ impl Engine {
     }
 }
 
-/// Lets this process have transparent huge pages again (`main` asks for
-/// none, which keeps the batch commands' memory small): the solver's
-/// table asks for them, and with 4 KiB pages nearly every probe of it
-/// misses the TLB.
-pub fn allow_huge_pages() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: `prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0)` clears a flag of the
-    // calling process and reads no memory of ours; on failure it returns
-    // -1 and changes nothing.
-    let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 0, 0, 0, 0) };
-}
-
-/// A solver for a command, its table on huge pages where the system has
-/// them.
+/// A solver for a command.
 pub fn new_solver(options: SolverOptions) -> Solver {
-    allow_huge_pages();
     Solver::new(options)
 }

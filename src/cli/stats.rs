@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use anyhow::{bail, Result};
-use kifu::analysis::analyze;
+use kifu::analysis::analyze_with;
 use kifu::batch::Seen;
 use kifu::select::{winner, year, Results};
 use kifu::solve::SolverOptions;
@@ -256,7 +256,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     losses: match (&solver, args.endgame) {
                         (Some(solver), Some(n)) if g.report.error.is_none() => {
                             // Never interrupted: Ctrl-C ends the process.
-                            analyze(solver, g.record, n)
+                            analyze_with(solver, g.record, n, false)
                                 .ok()
                                 .filter(|a| a.empties.is_some())
                                 .map(|a| (a.black_loss, a.white_loss))

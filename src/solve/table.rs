@@ -43,61 +43,8 @@ const NO_MOVE: u64 = 0xff;
 
 /// A fixed-size transposition table.
 pub(super) struct Table {
-    buckets: Buckets,
+    buckets: Box<[Bucket]>,
     date: AtomicU64,
-}
-
-/// The buckets, in memory of their own: aligned to 2 MiB and, on Linux,
-/// marked for huge pages, since a probe is a random access into hundreds
-/// of megabytes and with 4 KiB pages nearly every one misses the TLB.
-struct Buckets {
-    ptr: std::ptr::NonNull<Bucket>,
-    len: usize,
-    layout: std::alloc::Layout,
-}
-
-// SAFETY: the buckets are atomics, shared as `&[Bucket]`; the pointer is
-// owned by this value alone.
-unsafe impl Send for Buckets {}
-// SAFETY: as above.
-unsafe impl Sync for Buckets {}
-
-impl Buckets {
-    /// `len` (at least 1) zeroed buckets: empty entries.
-    fn new(len: usize) -> Buckets {
-        const HUGE: usize = 2 << 20;
-        let len = len.max(1);
-        let size = len * std::mem::size_of::<Bucket>();
-        let layout = std::alloc::Layout::from_size_align(size, HUGE.min(size.next_power_of_two()))
-            .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
-        // SAFETY: the layout has a non-zero size; a zeroed `Bucket` is a
-        // valid one (atomics of zero: no position, version 0).
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            std::alloc::handle_alloc_error(layout);
-        };
-        #[cfg(target_os = "linux")]
-        if size >= HUGE {
-            // SAFETY: advice on memory this value owns; failure changes
-            // nothing but the page size.
-            unsafe {
-                libc::madvise(raw.cast(), size, libc::MADV_HUGEPAGE);
-            }
-        }
-        Buckets { ptr, len, layout }
-    }
-
-    fn as_slice(&self) -> &[Bucket] {
-        // SAFETY: `len` initialised buckets live at `ptr` until drop.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout; buckets need no drop.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
-    }
 }
 
 fn pack(entry: Entry, cost: u32, date: u64) -> u64 {
@@ -120,15 +67,21 @@ fn unpack(data: u64) -> Entry {
 impl Table {
     /// A table of about `bytes` bytes (at least one bucket).
     pub fn new(bytes: usize) -> Table {
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        // Zeroed memory (fresh pages from the system for a big table, not
+        // resident until touched, so a short search stays small).
+        // SAFETY: a zeroed `Bucket` is a valid one: atomics of zero, no
+        // position, version 0.
+        let buckets = unsafe { Box::<[Bucket]>::new_zeroed_slice(n).assume_init() };
         Table {
-            buckets: Buckets::new(bytes / std::mem::size_of::<Bucket>()),
+            buckets,
             date: AtomicU64::new(0),
         }
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len * std::mem::size_of::<Bucket>()
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Starts a new search: entries of older searches are replaced first.
@@ -141,9 +94,8 @@ impl Table {
         let h = (player.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ opponent)
             .wrapping_mul(0xbf58_476d_1ce4_e5b9);
         let h = h ^ (h >> 31);
-        let buckets = self.buckets.as_slice();
-        let index = ((u128::from(h) * buckets.len() as u128) >> 64) as usize;
-        &buckets[index]
+        let index = ((u128::from(h) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
     }
 
     /// Asks the processor to load a position's bucket now.
