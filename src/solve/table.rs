@@ -70,9 +70,20 @@ impl Table {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // Zeroed memory (fresh pages from the system for a big table, not
         // resident until touched, so a short search stays small).
-        // SAFETY: a zeroed `Bucket` is a valid one: atomics of zero, no
-        // position, version 0.
-        let buckets = unsafe { Box::<[Bucket]>::new_zeroed_slice(n).assume_init() };
+        let layout = std::alloc::Layout::array::<Bucket>(n)
+            .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
+        let n = layout.size() / std::mem::size_of::<Bucket>();
+        // SAFETY: the layout is non-empty (`n` ≥ 1 buckets of 64 bytes); a
+        // zeroed `Bucket` is a valid one (atomics of zero: no position,
+        // version 0); the box frees it with the layout of `[Bucket]` of
+        // length `n`, which is this one.
+        let buckets = unsafe {
+            let raw = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+            if raw.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, n))
+        };
         Table {
             buckets,
             date: AtomicU64::new(0),
