@@ -214,15 +214,43 @@ fn obf_positions(name: &str) -> Option<Vec<Listed>> {
     Some(out)
 }
 
+/// Listed scores that the files' own author contradicts: Edax 4.6, which
+/// wrote these files, solves the position after the move (`lEdax -solve`)
+/// to the value kifu finds, not to the one listed. The test does not take
+/// kifu's word for them either: the move's value must be minus a fresh
+/// solve of the position after it by a second solver with no evaluation
+/// and a small table, and it must differ from the listed score (were the
+/// file corrected, the entry would leave this list).
+const ERRATA: &[(&str, usize, &str)] = &[("fforum-20-39.obf", 12, "g1")];
+
 fn check_obf(name: &str, first: usize, count: usize) {
     let Some(positions) = obf_positions(name) else {
         return;
     };
     let solver = Solver::new(SolverOptions::with_hash(64 << 20));
+    let plain = Solver::new(SolverOptions {
+        hash_bytes: 1 << 20,
+        evaluation: false,
+    });
     for (line, pos, listed) in positions.into_iter().skip(first).take(count) {
         let all = solver.solve_moves(&pos).unwrap();
         for (mv, score) in &listed {
             let found = all.moves.iter().find(|m| m.mv == *mv);
+            let erratum = ERRATA
+                .iter()
+                .any(|&(file, l, m)| file == name && l == line && m == mv.to_string());
+            if erratum {
+                let Move::Play(sq) = *mv else {
+                    panic!("{name} line {line}: an erratum names a square")
+                };
+                let mut next = pos;
+                next.play(sq).unwrap();
+                let child = plain.solve(&next).unwrap().value;
+                let value = found.map(|m| m.value);
+                assert_eq!(value, Some(-child), "{name} line {line}: move {mv}");
+                assert_ne!(value, Some(*score), "{name} line {line}: {mv} corrected");
+                continue;
+            }
             assert_eq!(
                 found.map(|m| m.value),
                 Some(*score),
