@@ -34,6 +34,7 @@ pub mod compress;
 pub mod date;
 pub mod formats;
 mod game;
+pub mod input;
 mod openings;
 pub mod positions;
 mod query;
@@ -48,6 +49,7 @@ mod symmetry;
 pub mod table;
 #[cfg(test)]
 mod testkit;
+pub mod tokens;
 
 pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, ParsePositionError, Position};

@@ -198,14 +198,11 @@ fn input_depths(files: &[String], source: &SourceArgs) -> Vec<(u8, Vec<String>)>
             continue;
         };
         let mut quiet = Vec::new();
-        let depth = opened
-            .games(
-                &SourceArgs {
-                    names: None,
-                    ..source.clone()
-                },
-                &mut quiet,
-            )
+        let source = SourceArgs {
+            names: None,
+            ..source.clone()
+        };
+        let depth = super::io::games(opened, &source, &mut quiet)
             .take(64)
             .map_while(Result::ok)
             .find_map(|g| g.theoretical_depth);

@@ -1,12 +1,12 @@
 //! `kifu convert`: any input format to any output format.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use kifu::batch::{self, BatchError, Choice, Prepare, Seen, SliceReport};
 use kifu::formats::parquet::TableWriter;
-use kifu::formats::{Format, GameReader, GameWriter, TextWriter};
+use kifu::formats::{tokens, Format, GameReader, GameWriter, TextWriter};
 use kifu::select::Selection;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,7 +17,7 @@ use kifu::{GameRecord, Report};
 
 use super::archive::{self, Theoretical, WthorArgs};
 use super::io::{format_of_output, format_parser, InputArgs};
-use super::output::{self, Output, Target};
+use super::output::{self, Output, Scratch, Target};
 use super::run::{run_inputs, Job};
 use super::{report, Outcome};
 
@@ -32,6 +32,8 @@ use super::{report, Outcome};
 /// Examples:
 ///   kifu convert games.txt --to csv -o games.csv
 ///   kifu convert a.txt b.csv --to jsonl > all.jsonl
+///   kifu convert WTH_*.wtb -o train.npy                   (Othello-GPT tokens)
+///   kifu convert synthetic.parquet --to csv -o games.csv  (a token column)
 ///   cat games.txt | kifu convert --to csv
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
@@ -201,6 +203,48 @@ pub fn run(args: Args) -> Result<Outcome> {
             );
         }
         totals
+    } else if to == Format::Tokens {
+        output::refuse_binary_on_terminal(
+            "tokens",
+            args.output.as_deref(),
+            std::io::stdout().is_terminal(),
+        )?;
+        let job = |writer: &mut dyn GameWriter| {
+            run_inputs(
+                &args.input,
+                &mut Converting {
+                    to,
+                    writer,
+                    options,
+                    selection,
+                    unique,
+                    prepare: None,
+                },
+            )
+        };
+        match Output::open(args.output.as_deref())? {
+            Output::File(mut file) if file.seekable() => {
+                let mut writer = tokens::Writer::new(&mut file)?;
+                let totals = job(&mut writer)?;
+                writer.finish()?;
+                drop(writer);
+                file.commit()?;
+                totals
+            }
+            // A pipe: the array waits in a scratch file for its count.
+            mut out => {
+                let mut scratch = Scratch::create("tokens")?;
+                let mut writer = tokens::Writer::new(scratch.file())?;
+                let totals = job(&mut writer)?;
+                writer.finish()?;
+                drop(writer);
+                let file = scratch.file();
+                file.seek(SeekFrom::Start(0))?;
+                std::io::copy(file, &mut out)?;
+                out.commit()?;
+                totals
+            }
+        }
     } else {
         if to == Format::Parquet {
             output::refuse_binary_on_terminal(

@@ -1,14 +1,12 @@
 //! What a command reads: the flags that name inputs, and opening them
 //! (files or standard input) in the right format.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal};
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
-use kifu::compress::{decode, inner_name, read_ahead, Codec};
-use kifu::formats::{wthor, Format, GameReader, ReadOptions, FORMATS};
+use anyhow::Result;
+use kifu::compress::inner_name;
+use kifu::formats::{Format, GameReader, ReadOptions, FORMATS};
 use kifu::select::{Filter, FilterBuilder, Selection};
 
 /// A `--from`/`--to` value: a format's name or alias, the names listed in
@@ -233,151 +231,28 @@ impl InputArgs {
     }
 }
 
-/// An opened input and its format.
-pub struct Input {
-    pub name: String,
-    pub reader: Box<dyn BufRead + Send>,
-    pub format: Format,
-    /// Size in bytes when the input is a regular file (not compressed).
-    pub size: Option<u64>,
-}
+/// An opened input and its format (the library's, see [`kifu::input`]).
+pub use kifu::input::Input;
 
 /// Opens `name` (`-` is standard input), decodes it if it is compressed
 /// (by its extension or its magic bytes; in a thread of its own), and
 /// settles its format: `--from` if given, else the extension (of the name
 /// without the compression's), else the content.
 pub fn open_input(name: &str, from: Option<Format>) -> Result<Input> {
-    let (mut reader, size): (Box<dyn BufRead + Send>, Option<u64>) = if name == "-" {
-        if io::stdin().is_terminal() {
-            eprintln!(
-                "kifu: reading games from standard input: type or paste them, then Ctrl-D \
-                 (or give a file; --help tells more)"
-            );
-        }
-        (
-            Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-            None,
-        )
-    } else {
-        let meta = std::fs::metadata(name).with_context(|| format!("cannot read {name}"))?;
-        if meta.is_dir() {
-            bail!("cannot read {name}: is a directory");
-        }
-        let file = File::open(name).with_context(|| format!("cannot read {name}"))?;
-        (
-            Box::new(BufReader::with_capacity(1 << 16, file)),
-            meta.is_file().then_some(meta.len()),
-        )
-    };
-    let head = reader
-        .fill_buf()
-        .with_context(|| format!("cannot read {name}"))?;
-    let codec = Codec::from_path(name.as_ref()).or_else(|| Codec::from_magic(head));
-    let (mut reader, size) = match codec {
-        Some(codec) => (read_ahead(decode(codec, reader)), None),
-        None => (reader, size),
-    };
-    let inner = inner_name(name.as_ref());
-    let format = match from.or_else(|| Format::from_path(&inner)) {
-        Some(f) => f,
-        None => {
-            let head = reader
-                .fill_buf()
-                .with_context(|| format!("cannot read {name}"))?;
-            match Format::detect(head) {
-                Some(f) => f,
-                None => bail!("cannot tell the format of {name}: use --from"),
-            }
-        }
-    };
-    Ok(Input {
-        name: name.to_owned(),
-        reader,
-        format,
-        size,
-    })
+    if name == "-" && io::stdin().is_terminal() {
+        eprintln!(
+            "kifu: reading games from standard input: type or paste them, then Ctrl-D \
+             (or give a file; --help tells more)"
+        );
+    }
+    Ok(kifu::input::open(name, from)?)
 }
 
-impl Input {
-    /// The games of this input. A WTHOR file gets the names of the player
-    /// and tournament files found next to it (or with `names`); what is
-    /// odd about them goes to `notes`.
-    pub fn games(self, source: &SourceArgs, notes: &mut Vec<String>) -> Box<dyn GameReader> {
-        let names = source.names.as_deref();
-        if self.format != Format::Wthor {
-            return self.format.reader_with(self.reader, &source.read_options());
-        }
-        let names = if self.name == "-" && names.is_none() {
-            None
-        } else {
-            // A compressed archive's names sit beside it, uncompressed.
-            let inner = inner_name(self.name.as_ref());
-            load_names(&inner.to_string_lossy(), names, notes)
-        };
-        let reader = wthor::Reader::new(self.reader, names);
-        match self.size {
-            Some(size) => Box::new(reader.with_size(size)),
-            None => Box::new(reader),
-        }
-    }
-}
-
-/// Where the name files of the WTHOR file `wtb` are: in the folder `names`
-/// names (chosen by the `.wtb`'s stem as next to it), or the pair of the
-/// `.JOU`/`.TRN` file it names, else next to `wtb`.
-pub fn name_files(
-    wtb: &Path,
-    names: Option<&Path>,
-) -> Result<wthor::NameFiles, wthor::AmbiguousNames> {
-    let stem = wtb.file_stem().and_then(|s| s.to_str()).unwrap_or("-");
-    match names {
-        Some(path) if path.is_file() => {
-            let dir = path
-                .parent()
-                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-            let dir = if dir.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                dir
-            };
-            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-            wthor::find_name_files_in(&dir, stem)
-        }
-        Some(dir) => wthor::find_name_files_in(dir, stem),
-        None => wthor::find_name_files(wtb),
-    }
-}
-
-fn load_names(
-    name: &str,
-    names: Option<&Path>,
-    notes: &mut Vec<String>,
-) -> Option<Arc<wthor::Names>> {
-    let found = match name_files(Path::new(name), names) {
-        Ok(found) => found,
-        Err(err) => {
-            notes.push(format!(
-                "kifu: warning: {err}: name one with --names; the games of {name} are unnamed"
-            ));
-            return None;
-        }
-    };
-    if found.players.is_none() && found.tournaments.is_none() {
-        notes.push(format!(
-            "kifu: note: no WTHOR player or tournament files found for {name}; games are unnamed"
-        ));
-        return None;
-    }
-    match wthor::Names::load(found.players.as_deref(), found.tournaments.as_deref()) {
-        Ok(names) => {
-            for warning in &names.warnings {
-                notes.push(format!("kifu: warning: {warning}"));
-            }
-            Some(Arc::new(names))
-        }
-        Err(err) => {
-            notes.push(format!("kifu: warning: cannot read the name files: {err}"));
-            None
-        }
-    }
+/// The games of an opened input, read as `source` says; what is odd about
+/// a WTHOR file's names goes to `notes`, as lines for standard error.
+pub fn games(input: Input, source: &SourceArgs, notes: &mut Vec<String>) -> Box<dyn GameReader> {
+    let mut found = Vec::new();
+    let games = input.games(source.names.as_deref(), &source.read_options(), &mut found);
+    notes.extend(found.into_iter().map(|n| format!("kifu: {n}")));
+    games
 }

@@ -93,7 +93,7 @@ pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
         };
         let size = input.size.unwrap_or(0);
         let mut notes = Vec::new();
-        let games = input.games(&inputs.source, &mut notes);
+        let games = io::games(input, &inputs.source, &mut notes);
         for note in &notes {
             progress.println(note);
         }

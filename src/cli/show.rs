@@ -108,7 +108,7 @@ fn load(args: &Args) -> Result<Loaded> {
         let input = open_input(first, args.source.from)?;
         let mut seen = 0;
         let mut notes = Vec::new();
-        let games = input.games(&args.source, &mut notes);
+        let games = super::io::games(input, &args.source, &mut notes);
         for note in notes {
             eprintln!("{note}");
         }

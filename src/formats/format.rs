@@ -33,8 +33,11 @@ pub enum Format {
     Obf,
     /// A 2-D score sheet: move numbers in an 8×8 grid.
     Sheet,
-    /// The game table as Apache Parquet, typed columns (write only).
+    /// The game table as Apache Parquet, typed columns; read back, and
+    /// read from token columns (lists of integers).
     Parquet,
+    /// Othello-GPT tokens: a NumPy array of rows of square tokens.
+    Tokens,
 }
 
 /// Opens a reader over an input.

@@ -30,6 +30,7 @@ pub mod parquet;
 pub mod pgn;
 pub mod sgf;
 pub mod sheet;
+pub mod tokens;
 pub mod transcript;
 pub mod wthor;
 
@@ -40,7 +41,7 @@ pub use format::{
 };
 
 /// Every format, in the order help texts list them.
-pub static FORMATS: [FormatInfo; 10] = [
+pub static FORMATS: [FormatInfo; 11] = [
     transcript::INFO,
     ggf::INFO,
     sgf::INFO,
@@ -51,11 +52,12 @@ pub static FORMATS: [FormatInfo; 10] = [
     sheet::INFO,
     obf::INFO,
     parquet::INFO,
+    tokens::INFO,
 ];
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Transcript,
         Format::Ggf,
         Format::Sgf,
@@ -66,6 +68,7 @@ impl Format {
         Format::Sheet,
         Format::Obf,
         Format::Parquet,
+        Format::Tokens,
     ];
 
     /// This format's row of [`FORMATS`].
@@ -105,7 +108,9 @@ impl Format {
     /// when they are text.
     #[must_use]
     pub fn detect(head: &[u8]) -> Option<Format> {
-        const ORDER: [Format; 8] = [
+        const ORDER: [Format; 10] = [
+            Format::Tokens,
+            Format::Parquet,
             Format::Wthor,
             Format::Ggf,
             Format::Sgf,
@@ -145,7 +150,7 @@ impl Format {
         self.info().writable
     }
 
-    /// Whether kifu can read this format (Parquet is written only).
+    /// Whether kifu can read this format.
     #[must_use]
     pub fn readable(self) -> bool {
         self.info().readable
@@ -299,9 +304,13 @@ mod tests {
             // Text formats, and the two with writers of their own.
             assert_eq!(
                 info.writable,
-                info.text.is_some() || matches!(info.format, Format::Wthor | Format::Parquet)
+                info.text.is_some()
+                    || matches!(
+                        info.format,
+                        Format::Wthor | Format::Parquet | Format::Tokens
+                    )
             );
-            assert_eq!(info.readable, info.format != Format::Parquet);
+            assert!(info.readable);
         }
     }
 }

@@ -1,4 +1,7 @@
-//! Parquet output (write only): a table written as it streams, one row
+//! Parquet: reading ([`Reader`], in `read.rs`: token columns and game
+//! tables) and writing.
+//!
+//! Parquet output: a table written as it streams, one row
 //! group every [`ROW_GROUP`] rows ([`GAME_ROW_GROUP`] for the game table), with typed columns, for DuckDB,
 //! Polars, pandas, pyarrow and Spark.
 //!
@@ -20,27 +23,28 @@ use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
 use crate::formats::features::{Feature, Features};
-use crate::formats::format::{Format, FormatInfo, GameWriter, Games, WriteError};
+use crate::formats::format::{Format, FormatInfo, GameWriter, WriteError};
 use crate::positions::Row;
-use crate::source::ReadError;
 use crate::table::{self, Game, Value};
 use crate::Color;
 
-/// The Parquet row of the format table: written, not read.
+mod read;
+
+pub use read::{open, sniff, Reader, TOKEN_COLUMNS};
+
+/// The Parquet row of the format table: the game table written and read
+/// back; token tables read.
 pub const INFO: FormatInfo = FormatInfo {
     format: Format::Parquet,
     name: "parquet",
     aliases: &["pq"],
     extensions: &["parquet", "pq"],
-    summary: "the game table with typed columns, for DuckDB, Polars, pandas and Spark",
-    sniff: |_| false,
-    open: |_, _| {
-        Box::new(Games(std::iter::once(Err(ReadError::Io(io::Error::other(
-            "kifu writes Parquet but does not read it: read the CSV or JSON Lines table instead",
-        ))))))
-    },
+    summary: "the game table with typed columns, for DuckDB, Polars, pandas and Spark; \
+              token tables read",
+    sniff: read::sniff,
+    open: read::open,
     text: None,
-    readable: false,
+    readable: true,
     writable: true,
     carries_status: true,
     names_openings: true,
