@@ -28,12 +28,12 @@ use crate::formats::{parquet, wthor, Format, GameReader, ReadOptions};
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     /// The file cannot be read.
-    #[error("cannot read {name}: {source}")]
+    #[error("cannot read {name}: {cause}")]
     Io {
         /// The input's name.
         name: String,
         /// What the system said.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The name is a folder.
     #[error("cannot read {name}: is a directory")]
@@ -78,9 +78,9 @@ pub struct Input {
 
 /// Opens `name` (`-` is standard input) and settles its format.
 pub fn open(name: &str, from: Option<Format>) -> Result<Input, OpenError> {
-    let failed = |source| OpenError::Io {
+    let failed = |cause| OpenError::Io {
         name: name.to_owned(),
-        source,
+        cause,
     };
     let (mut reader, size, file): (Box<dyn BufRead + Send>, Option<u64>, Option<File>) =
         if name == "-" {

@@ -17,11 +17,14 @@
 //! # Ok::<(), kifu::select::FilterError>(())
 //! ```
 
+use std::collections::HashSet;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 
 use crate::date::RecordDate;
 use crate::game::Replay;
 use crate::openings::{Opening, OpeningClassifier, Openings};
+use crate::positions::PairHasher;
 use crate::query::{Hit, PositionQuery, QueryError};
 use crate::record::{GameRecord, Report, Token, Watch};
 use crate::{Move, Position, Status, Winner};
@@ -83,6 +86,58 @@ pub struct Filter {
     winner: Option<Winner>,
     opening: Option<Needle>,
     position: Option<PositionQuery>,
+    exclude: Option<std::sync::Arc<Excluded>>,
+}
+
+/// The games to leave out (`--exclude FILE…`): the [`duplicate_key`] of
+/// every game of some files, so that a game whose moves equal one of
+/// theirs under one of the 8 symmetries is left out.
+///
+/// ```
+/// use kifu::formats::transcript::{parse_line, LineContext};
+/// use kifu::select::{Excluded, Filter, Selection};
+///
+/// let ctx = LineContext { line: 1, byte: 0, index: 1 };
+/// let mut excluded = Excluded::default();
+/// excluded.add(&parse_line(b"f5d6c3", ctx).unwrap());
+/// let filter = Filter::builder().exclude(excluded).build();
+/// // e6f4c3 is f5d6c3 reflected: the same game.
+/// let mirrored = parse_line(b"e6f4c3", ctx).unwrap();
+/// let (report, found) = Selection::default().replay(&mirrored);
+/// assert!(!filter.accepts(&mirrored, &report, &found));
+/// # Ok::<(), kifu::ParseError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Excluded(HashSet<u128, BuildHasherDefault<PairHasher>>);
+
+impl Excluded {
+    /// Adds a game.
+    pub fn add(&mut self, record: &GameRecord) {
+        self.0.insert(duplicate_key(record));
+    }
+
+    /// Adds a game's key.
+    pub fn add_key(&mut self, key: u128) {
+        self.0.insert(key);
+    }
+
+    /// Whether `record` is one of the games, under a symmetry.
+    #[must_use]
+    pub fn contains(&self, record: &GameRecord) -> bool {
+        self.0.contains(&duplicate_key(record))
+    }
+
+    /// Distinct games held.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none is held.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// Builds a [`Filter`] from flag values, each checked as it comes.
@@ -200,6 +255,14 @@ impl FilterBuilder {
         Ok(self)
     }
 
+    /// `--exclude FILE…`: leave out the games of `excluded` and their
+    /// symmetric images.
+    #[must_use]
+    pub fn exclude(mut self, excluded: Excluded) -> FilterBuilder {
+        self.0.exclude = Some(std::sync::Arc::new(excluded));
+        self
+    }
+
     /// The filter.
     #[must_use]
     pub fn build(self) -> Filter {
@@ -226,6 +289,7 @@ impl Filter {
             && self.winner.is_none()
             && self.opening.is_none()
             && self.position.is_none()
+            && self.exclude.is_none()
     }
 
     /// The position the game must reach, if the filter names one.
@@ -269,6 +333,7 @@ impl Filter {
                 .as_ref()
                 .is_none_or(|n| n.in_text(found.opening.map(Opening::name)))
             && (self.position.is_none() || found.hit.is_some())
+            && self.exclude.as_ref().is_none_or(|e| !e.contains(record))
     }
 }
 

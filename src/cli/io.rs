@@ -4,10 +4,10 @@
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use kifu::compress::inner_name;
 use kifu::formats::{Format, GameReader, ReadOptions, FORMATS};
-use kifu::select::{Filter, FilterBuilder, Selection};
+use kifu::select::{Excluded, Filter, FilterBuilder, Selection};
 
 /// A `--from`/`--to` value: a format's name or alias, the names listed in
 /// `--help` and offered by shell completions.
@@ -124,6 +124,12 @@ pub struct FilterArgs {
     /// squares X, O, - and the side to move.
     #[arg(long, value_name = "MOVES|BOARD", allow_hyphen_values = true)]
     pub position: Option<String>,
+
+    /// Leave out every game whose moves, under one of the 8 symmetries,
+    /// are those of a game of these files (a split without leakage: give
+    /// the inputs first, or --exclude once per file).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub exclude: Vec<String>,
 }
 
 impl FilterArgs {
@@ -142,11 +148,12 @@ impl FilterArgs {
         ]
         .iter()
         .all(|f| f.is_none())
+            && self.exclude.is_empty()
     }
 
     /// The filter, every flag checked: a malformed one is a usage error
-    /// naming it.
-    pub fn filter(&self) -> Result<Filter> {
+    /// naming it; the files of `--exclude` read with `source`.
+    pub fn filter(&self, source: &SourceArgs) -> Result<Filter> {
         let mut b = Filter::builder();
         for (text, set) in [
             (
@@ -173,6 +180,9 @@ impl FilterArgs {
         }
         if let Some(text) = &self.position {
             b = b.position(text)?;
+        }
+        if !self.exclude.is_empty() {
+            b = b.exclude(excluded(&self.exclude, source)?);
         }
         Ok(b.build())
     }
@@ -219,7 +229,7 @@ impl InputArgs {
     /// What each replay finds and which games are kept (`openings`: name
     /// every game's opening).
     pub fn selection(&self, openings: bool) -> Result<Selection> {
-        Ok(Selection::new(self.filter.filter()?, openings))
+        Ok(Selection::new(self.filter.filter(&self.source)?, openings))
     }
 
     /// The batch pipeline's settings.
@@ -255,4 +265,32 @@ pub fn games(input: Input, source: &SourceArgs, notes: &mut Vec<String>) -> Box<
     let games = input.games(source.names.as_deref(), &source.read_options(), &mut found);
     notes.extend(found.into_iter().map(|n| format!("kifu: {n}")));
     games
+}
+
+/// The games of the `--exclude` files, read in parallel: any failure to
+/// open or read one is a usage error naming it (a split that silently
+/// excluded less would leak).
+fn excluded(files: &[String], source: &SourceArgs) -> Result<Excluded> {
+    let mut excluded = Excluded::default();
+    for name in files {
+        let input = open_input(name, source.from).context("--exclude")?;
+        let mut notes = Vec::new();
+        let reader = games(input, source, &mut notes);
+        kifu::batch::run(
+            reader,
+            &kifu::batch::Options::default().counting(),
+            |records: Vec<kifu::GameRecord>| {
+                records
+                    .iter()
+                    .map(kifu::select::duplicate_key)
+                    .collect::<Vec<_>>()
+            },
+            |keys| {
+                keys.into_iter().for_each(|k| excluded.add_key(k));
+                Ok(())
+            },
+        )
+        .with_context(|| format!("--exclude {name}"))?;
+    }
+    Ok(excluded)
 }

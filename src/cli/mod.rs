@@ -23,6 +23,7 @@ mod score;
 mod shape;
 mod show;
 mod solve;
+mod split;
 mod stats;
 mod suggest;
 mod train;
@@ -49,6 +50,7 @@ enum Command {
     Explore(explore::Args),
     Stats(stats::Args),
     Positions(positions::Args),
+    Split(split::Args),
     Solve(solve::Args),
     Analyze(analyze::Args),
     TrainEval(train::Args),
@@ -194,6 +196,7 @@ pub fn main() -> ExitCode {
         Command::Explore(args) => explore::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Positions(args) => positions::run(args),
+        Command::Split(args) => split::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::TrainEval(args) => train::run(args),
