@@ -47,6 +47,7 @@ pub mod source;
 mod square;
 mod symmetry;
 pub mod table;
+pub mod tensors;
 #[cfg(test)]
 mod testkit;
 pub mod tokens;

@@ -13,6 +13,7 @@ use kifu::positions::{
 };
 use kifu::select::Selection;
 use kifu::solve::{Solver, SolverOptions};
+use kifu::tensors;
 use kifu::{Bitboard, Board, Color, GameRecord, Position, Status};
 
 use super::diagnostic;
@@ -41,6 +42,7 @@ use super::{report, Outcome};
 ///   kifu positions WTH_*.wtb -o train.npy
 ///   kifu positions WTH_*.wtb --empties 20..40 --symmetries --unique -o mid.parquet
 ///   kifu positions games.pgn --to csv | head
+///   kifu positions synthetic.npy -o tensors.npz      (per-move tensors)
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -106,6 +108,9 @@ pub enum To {
     Npy,
     /// Apache Parquet.
     Parquet,
+    /// Per-move tensors: a NumPy .npz of boolean 8×8 planes (mine,
+    /// theirs, empty, legal, flipped) and move, ply, side, score, game.
+    Npz,
 }
 
 impl To {
@@ -117,13 +122,14 @@ impl To {
             "jsonl" | "ndjson" => Some(To::Jsonl),
             "npy" => Some(To::Npy),
             "parquet" | "pq" => Some(To::Parquet),
+            "npz" => Some(To::Npz),
             _ => None,
         }
     }
 
     /// Binary: never to a terminal.
     fn binary(self) -> bool {
-        matches!(self, To::Npy | To::Parquet)
+        matches!(self, To::Npy | To::Parquet | To::Npz)
     }
 }
 
@@ -132,8 +138,8 @@ fn output_format(to: Option<To>, output: Option<&Path>) -> Result<To> {
     match (to, output.and_then(To::from_path)) {
         (Some(to), _) | (None, Some(to)) => Ok(to),
         (None, _) => bail!(
-            "--to: cannot tell the output format: give --to csv|jsonl|npy|parquet, or -o a file \
-             ending in .csv, .jsonl, .npy or .parquet"
+            "--to: cannot tell the output format: give --to csv|jsonl|npy|parquet|npz, or -o a \
+             file ending in .csv, .jsonl, .npy, .parquet or .npz"
         ),
     }
 }
@@ -192,6 +198,8 @@ enum Sink {
     /// patched, then copied.
     NpyPiped(Scratch, Output),
     Parquet(Box<PositionsWriter<Output>>),
+    /// npz: each array in a scratch file, zipped at the end.
+    Npz(Vec<Scratch>, Output),
 }
 
 impl Sink {
@@ -200,8 +208,8 @@ impl Sink {
             Sink::Text(out) => out.write_all(bytes),
             Sink::Npy(file) => file.write_all(bytes),
             Sink::NpyPiped(scratch, _) => scratch.file().write_all(bytes),
-            // Parquet takes rows, never bytes.
-            Sink::Parquet(_) => Err(io::Error::other("parquet is written by columns")),
+            // Parquet and npz take rows, never bytes.
+            Sink::Parquet(_) | Sink::Npz(..) => Err(io::Error::other("written by columns")),
         }
     }
 }
@@ -288,7 +296,7 @@ impl Job for Positions<'_> {
             &self.options,
             |records: Vec<GameRecord>| {
                 let (bytes, rows) = match to {
-                    To::Parquet => (Vec::new(), spare_rows.take()),
+                    To::Parquet | To::Npz => (Vec::new(), spare_rows.take()),
                     _ => (spare_bytes.take(), Vec::new()),
                 };
                 let mut part = Part {
@@ -336,7 +344,8 @@ impl Job for Positions<'_> {
                         exact_scores(solver, rows, options.symmetries, &mut solved);
                         rows = &solved;
                     }
-                    if part.bytes.is_empty() && to != To::Parquet {
+                    let by_rows = matches!(to, To::Parquet | To::Npz);
+                    if part.bytes.is_empty() && !by_rows {
                         let per_row = match to {
                             To::Npy => positions::NPY_RECORD,
                             _ => 80,
@@ -350,12 +359,13 @@ impl Job for Positions<'_> {
                             To::Jsonl => push_jsonl(&mut part.bytes, &json_name, game, row),
                             To::Npy => push_npy(&mut part.bytes, run_game, row),
                             To::Parquet => part.rows.push((game, *row)),
+                            To::Npz => part.rows.push((u64::from(run_game), *row)),
                         }
-                        if unique && to != To::Parquet {
+                        if unique && !by_rows {
                             part.ends.push(part.bytes.len());
                             part.keys
                                 .push((row.player, row.opponent, row.score.is_none()));
-                        } else if to != To::Parquet {
+                        } else if !by_rows {
                             part.encoded += 1;
                             part.counts.unscored += u64::from(row.score.is_none());
                         }
@@ -368,17 +378,20 @@ impl Job for Positions<'_> {
                 let mut slice = part.counts;
                 read += report.read;
                 match (to, seen.as_mut()) {
-                    (To::Parquet, seen) => {
-                        let Sink::Parquet(writer) = &mut *sink else {
-                            return Err(io::Error::other("parquet rows without a parquet writer"));
-                        };
+                    (To::Parquet | To::Npz, seen) => {
                         let mut rows = part.rows;
                         if let Some(seen) = seen {
                             let before = rows.len();
                             rows.retain(|(_, row)| seen.first(row.player, row.opponent));
                             slice.duplicates += (before - rows.len()) as u64;
                         }
-                        writer.push_rows(&rows).map_err(io::Error::other)?;
+                        match &mut *sink {
+                            Sink::Parquet(writer) => {
+                                writer.push_rows(&rows).map_err(io::Error::other)?;
+                            }
+                            Sink::Npz(scratch, _) => npz_rows(scratch, &rows)?,
+                            _ => return Err(io::Error::other("rows without a writer of rows")),
+                        }
                         slice.written += rows.len() as u64;
                         slice.unscored +=
                             rows.iter().filter(|(_, row)| row.score.is_none()).count() as u64;
@@ -479,6 +492,13 @@ pub fn run(args: Args) -> Result<Outcome> {
         To::Parquet => Sink::Parquet(Box::new(PositionsWriter::new(Output::open(
             args.output.as_deref(),
         )?)?)),
+        To::Npz => {
+            let scratch = tensors::ARRAYS
+                .iter()
+                .map(|(name, _)| Scratch::create(&format!("npz-{name}")))
+                .collect::<Result<Vec<_>>>()?;
+            Sink::Npz(scratch, Output::open(args.output.as_deref())?)
+        }
     };
     // A game's positions take many times its bytes (a text row about a
     // hundred bytes for each byte of WTHOR read, npy 22): smaller batches
@@ -558,7 +578,41 @@ fn finish(sink: Sink, count: u64) -> Result<()> {
             let out = writer.finish()?;
             out.commit()
         }
+        Sink::Npz(mut scratch, out) => {
+            // NumPy's own .npz: a zip of .npy files, stored, as numpy.savez
+            // writes it.
+            let mut zip = zip::ZipWriter::new_stream(out);
+            let options = zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Stored)
+                .large_file(true);
+            for (k, (name, _)) in tensors::ARRAYS.iter().enumerate() {
+                zip.start_file(format!("{name}.npy"), options)
+                    .context("cannot write the npz")?;
+                zip.write_all(&tensors::npy_header(k, count))?;
+                let file = scratch[k].file();
+                file.seek(SeekFrom::Start(0))?;
+                io::copy(file, &mut zip).context("cannot write the npz")?;
+            }
+            let out = zip.finish().context("cannot write the npz")?.into_inner();
+            out.commit()
+        }
     }
+}
+
+/// Appends the rows' tensors to the scratch files of the npz, one per
+/// array.
+fn npz_rows(scratch: &mut [Scratch], rows: &[(u64, Row)]) -> io::Result<()> {
+    let mut columns = tensors::Columns::default();
+    for (game, row) in rows {
+        columns.push(u32::try_from(*game).unwrap_or(u32::MAX), row);
+    }
+    let mut bytes = Vec::new();
+    for (k, file) in scratch.iter_mut().enumerate() {
+        bytes.clear();
+        columns.append_bytes(k, &mut bytes);
+        file.file().write_all(&bytes)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
