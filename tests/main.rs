@@ -6,6 +6,7 @@ mod cli_convert;
 mod cli_database;
 mod cli_formats;
 mod cli_inputs;
+mod cli_ml;
 mod cli_parquet;
 mod cli_positions;
 mod cli_repair;

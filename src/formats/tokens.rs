@@ -407,7 +407,7 @@ mod tests {
 
     #[test]
     fn any_integer_type_is_read() {
-        let row: [i64; 4] = [41, 43, 19, 0];
+        let row: [i64; 4] = [41, 28, 19, 0];
         for descr in ["|i1", "|u1", "<i2", ">i2", "<u4", "<i8", ">u8", "i8"] {
             let dtype = parse_descr(descr).unwrap();
             let mut data = Vec::new();

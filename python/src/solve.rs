@@ -1,0 +1,198 @@
+//! `kifu.solve` and `kifu.analyze`: SPEC section 9's exact values, from
+//! the library's solver, with the GIL released.
+
+use kifu::analysis::{self, GameAnalysis};
+use kifu::batch;
+use kifu::formats::GameReader;
+use kifu::solve::{Solver, SolverOptions};
+use kifu::{Color, GameRecord, Move};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::board::Board;
+use crate::errors::{Failure, OrRaise};
+use crate::inputs;
+
+/// The most empty squares solved unless asked (`max_empties=`), as the
+/// command line's `--max-empties`.
+const MAX_EMPTIES: u32 = 30;
+
+fn names(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(Move::to_string).collect()
+}
+
+fn solver(hash_mb: usize) -> Solver {
+    Solver::new(SolverOptions::with_hash(hash_mb.max(1) << 20))
+}
+
+/// The exact value of ``board`` for the side to move (final disc
+/// difference under perfect play, empties to the winner), its best moves
+/// and a best line; with ``all_moves=True`` also every legal move's
+/// value. See ``kifu.solve``.
+#[pyfunction]
+#[pyo3(signature = (board, all_moves=false, hash_mb=64, max_empties=MAX_EMPTIES))]
+pub fn solve<'py>(
+    py: Python<'py>,
+    board: &Board,
+    all_moves: bool,
+    hash_mb: usize,
+    max_empties: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let position = board.position;
+    let empties = position.board().empty().count();
+    if empties > max_empties {
+        return Err(Failure::usage(
+            "board",
+            format!(
+                "{empties} empty squares, more than max_empties={max_empties}: an exact solve \
+                 could take hours; pass max_empties={empties} to ask anyway"
+            ),
+        )
+        .into_py(py));
+    }
+    let (solution, every) = py
+        .detach(|| {
+            let solver = solver(hash_mb);
+            let solution = solver
+                .solve(&position)
+                .map_err(|e| Failure::Other(e.to_string()))?;
+            let every = if all_moves {
+                Some(
+                    solver
+                        .solve_moves(&position)
+                        .map_err(|e| Failure::Other(e.to_string()))?,
+                )
+            } else {
+                None
+            };
+            Ok((solution, every))
+        })
+        .or_raise(py)?;
+    let d = PyDict::new(py);
+    d.set_item("value", solution.value)?;
+    d.set_item("best_moves", names(&solution.best_moves))?;
+    d.set_item("line", names(&solution.line))?;
+    d.set_item("nodes", solution.nodes)?;
+    d.set_item("empties", empties)?;
+    if let Some(every) = every {
+        let m = PyDict::new(py);
+        for mv in &every.moves {
+            m.set_item(mv.mv.to_string(), mv.value)?;
+        }
+        d.set_item("moves", m)?;
+    }
+    Ok(d)
+}
+
+fn game_dict<'py>(
+    py: Python<'py>,
+    source: &str,
+    record: &GameRecord,
+    a: &GameAnalysis,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("source", source)?;
+    d.set_item("game", record.origin.index)?;
+    d.set_item("black_player", record.tags.black.as_deref())?;
+    d.set_item("white_player", record.tags.white.as_deref())?;
+    d.set_item("status", a.status.map(|s| s.to_string()))?;
+    d.set_item("empties", a.empties)?;
+    d.set_item("theoretical_black_score", a.theoretical_black_score)?;
+    d.set_item("black_score", a.black_score)?;
+    d.set_item("solved_black_score", a.solved_black_score)?;
+    d.set_item("black_loss", a.black_loss)?;
+    d.set_item("white_loss", a.white_loss)?;
+    d.set_item("black_mistakes", a.black_mistakes)?;
+    d.set_item("white_mistakes", a.white_mistakes)?;
+    d.set_item("first_mistake_move", a.first_mistake_move)?;
+    let moves = PyList::empty(py);
+    for m in &a.moves {
+        let md = PyDict::new(py);
+        md.set_item("move", m.index + 1)?;
+        md.set_item(
+            "color",
+            match m.color {
+                Color::Black => "black",
+                Color::White => "white",
+            },
+        )?;
+        md.set_item("square", m.mv.to_string())?;
+        md.set_item("empties", m.empties)?;
+        md.set_item("best_value", m.best_value)?;
+        md.set_item("best_moves", names(&m.best_moves))?;
+        md.set_item("value", m.value)?;
+        md.set_item("loss", m.loss)?;
+        moves.append(md)?;
+    }
+    d.set_item("moves", moves)?;
+    Ok(d)
+}
+
+/// Every move of each game from its first position with at most
+/// ``empties`` empty squares, solved exactly: the list of per-game dicts
+/// of ``kifu analyze`` (with a ``moves`` list each). See
+/// ``kifu.analyze``.
+#[pyfunction]
+#[pyo3(signature = (paths, format=None, empties=20, hash_mb=64, **filters))]
+pub fn analyze<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    format: Option<&str>,
+    empties: u32,
+    hash_mb: usize,
+    filters: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyList>> {
+    if empties > MAX_EMPTIES {
+        return Err(Failure::usage(
+            "empties",
+            format!("{empties}: at most {MAX_EMPTIES} empty squares are solved"),
+        )
+        .into_py(py));
+    }
+    let inputs = inputs::inputs(py, paths, format, filters)?;
+    let (results, notes) = py
+        .detach(|| {
+            let selection = inputs.selection(false)?;
+            let solver = solver(hash_mb);
+            let mut results: Vec<(String, GameRecord, GameAnalysis)> = Vec::new();
+            let mut notes = Vec::new();
+            let mut seen = inputs.unique.then(batch::Seen::default);
+            inputs.each(|path, games: Box<dyn GameReader>, found| {
+                notes.extend(found);
+                batch::run(
+                    games,
+                    &inputs.options(),
+                    |records: Vec<GameRecord>| {
+                        let mut kept = Vec::new();
+                        selection.replay_each(records, false, |record, (report, found)| {
+                            if selection.filter.accepts(&record, &report, &found) {
+                                kept.push(record);
+                            }
+                        });
+                        kept
+                    },
+                    |kept| {
+                        for record in kept {
+                            if let Some(seen) = seen.as_mut() {
+                                if !seen.first(kifu::select::duplicate_key(&record)) {
+                                    continue;
+                                }
+                            }
+                            let a = analysis::analyze(&solver, &record, empties)
+                                .map_err(std::io::Error::other)?;
+                            results.push((path.to_owned(), record, a));
+                        }
+                        Ok(())
+                    },
+                )
+            })?;
+            Ok((results, notes))
+        })
+        .or_raise(py)?;
+    inputs::warn(py, &notes)?;
+    let list = PyList::empty(py);
+    for (source, record, a) in &results {
+        list.append(game_dict(py, source, record, a)?)?;
+    }
+    Ok(list)
+}
