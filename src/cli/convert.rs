@@ -227,7 +227,6 @@ pub fn run(args: Args) -> Result<Outcome> {
                 let mut writer = tokens::Writer::new(&mut file)?;
                 let totals = job(&mut writer)?;
                 writer.finish()?;
-                drop(writer);
                 file.commit()?;
                 totals
             }
@@ -237,7 +236,6 @@ pub fn run(args: Args) -> Result<Outcome> {
                 let mut writer = tokens::Writer::new(scratch.file())?;
                 let totals = job(&mut writer)?;
                 writer.finish()?;
-                drop(writer);
                 let file = scratch.file();
                 file.seek(SeekFrom::Start(0))?;
                 std::io::copy(file, &mut out)?;

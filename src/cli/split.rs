@@ -84,14 +84,16 @@ fn first_part(key: u128, seed: u64, ratio: f64) -> bool {
 /// One part's writer, owning its output.
 enum Part {
     Text(TextWriter<Output>),
-    Parquet(TableWriter<Output>),
+    Parquet(Box<TableWriter<Output>>),
     Tokens(tokens::Writer<AtomicFile>),
 }
 
 impl Part {
     fn open(to: Format, path: &Path) -> Result<Part> {
         Ok(match to {
-            Format::Parquet => Part::Parquet(TableWriter::new(Output::open(Some(path))?)?),
+            Format::Parquet => {
+                Part::Parquet(Box::new(TableWriter::new(Output::open(Some(path))?)?))
+            }
             Format::Tokens => {
                 let file = AtomicFile::create(path)?;
                 if !file.seekable() {
@@ -112,7 +114,7 @@ impl Part {
     fn writer(&mut self) -> &mut dyn GameWriter {
         match self {
             Part::Text(w) => w,
-            Part::Parquet(w) => w,
+            Part::Parquet(w) => w.as_mut(),
             Part::Tokens(w) => w,
         }
     }
