@@ -31,7 +31,7 @@ fn obf_is_read_only() {
         .code(2)
         .stderr(
             "error: invalid value 'obf' for '--to <FORMAT>'
-  [possible values: transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet, parquet]
+  [possible values: transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet, parquet, tokens]
 
 For more information, try '--help'.
 ",
