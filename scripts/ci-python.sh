@@ -12,6 +12,8 @@ export KIFU_CORPUS="${KIFU_CORPUS:-$(pwd)/../shared/corpus}"
 venv=target/venv-python
 rm -rf "$venv"
 python3 -m venv "$venv"
+# The build backend runs the maturin it finds on the PATH: the venv's.
+export PATH="$(pwd)/$venv/bin:$PATH"
 pip() { "$venv/bin/python" -m pip --disable-pip-version-check "$@"; }
 pip install --quiet \
   numpy==2.4.6 pyarrow==26.0.1 pandas==3.1.1 dask==2026.8.0 distributed==2026.8.0 \

@@ -121,7 +121,7 @@ fn convert_unknown_format_is_a_usage_error() {
     assert_eq!(
         err,
         "error: invalid value 'docx' for '--to <FORMAT>'
-  [possible values: transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet, parquet]
+  [possible values: transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet, parquet, tokens]
 
 For more information, try '--help'.
 "
@@ -151,7 +151,7 @@ fn the_output_format_comes_from_the_output_name() {
         .code(2)
         .stderr(
             "kifu: cannot tell the output format: give --to FORMAT, or -o a file whose extension \
-             names one (transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet, parquet)\n",
+             names one (transcript, ggf, sgf, pgn, wthor, csv, jsonl, sheet, parquet, tokens)\n",
         );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -133,6 +133,7 @@ fn man_writes_one_page_per_subcommand() {
             "kifu-score.1",
             "kifu-show.1",
             "kifu-solve.1",
+            "kifu-split.1",
             "kifu-stats.1",
             "kifu-train-eval.1",
             "kifu-validate.1",
