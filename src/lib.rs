@@ -32,6 +32,8 @@ mod bitboard;
 mod board;
 pub mod compress;
 pub mod date;
+pub mod db;
+pub mod explore;
 pub mod formats;
 mod game;
 pub mod input;
@@ -51,6 +53,7 @@ pub mod tensors;
 #[cfg(test)]
 mod testkit;
 pub mod tokens;
+pub mod web;
 
 pub use bitboard::{Bitboard, Squares};
 pub use board::{flips, moves, Board, Color, IllegalMove, ParsePositionError, Position};

@@ -308,33 +308,73 @@ impl Filter {
     #[must_use]
     pub fn accepts(&self, record: &GameRecord, report: &Report, found: &Findings) -> bool {
         let tags = &record.tags;
-        let (black, white) = (tags.black.as_deref(), tags.white.as_deref());
+        let facts = Facts {
+            black: tags.black.as_deref(),
+            white: tags.white.as_deref(),
+            event: tags.event.as_deref(),
+            year: if self.years.is_some() {
+                year(record)
+            } else {
+                None
+            },
+            status: report.status(),
+            winner: if self.winner.is_some() {
+                winner(record, report)
+            } else {
+                None
+            },
+            opening: found.opening,
+        };
+        self.accepts_facts(&facts)
+            && (self.position.is_none() || found.hit.is_some())
+            && self.exclude.as_ref().is_none_or(|e| !e.contains(record))
+    }
+
+    /// Whether a game with these facts matches every filter given but the
+    /// position (which the caller looks for: [`Filter::position`]). A
+    /// game database that keeps the facts of its games answers with this.
+    #[must_use]
+    pub fn accepts_facts(&self, facts: &Facts<'_>) -> bool {
+        let (black, white) = (facts.black, facts.white);
         self.player
             .as_ref()
             .is_none_or(|n| n.in_text(black) || n.in_text(white))
             && self.black.as_ref().is_none_or(|n| n.in_text(black))
             && self.white.as_ref().is_none_or(|n| n.in_text(white))
-            && self
-                .event
-                .as_ref()
-                .is_none_or(|n| n.in_text(tags.event.as_deref()))
+            && self.event.as_ref().is_none_or(|n| n.in_text(facts.event))
             && self
                 .years
-                .is_none_or(|(from, to)| year(record).is_some_and(|y| (from..=to).contains(&y)))
+                .is_none_or(|(from, to)| facts.year.is_some_and(|y| (from..=to).contains(&y)))
             && self
                 .statuses
                 .as_ref()
-                .is_none_or(|s| s.contains(&report.status()))
-            && self
-                .winner
-                .is_none_or(|w| winner(record, report) == Some(w))
+                .is_none_or(|s| s.contains(&facts.status))
+            && self.winner.is_none_or(|w| facts.winner == Some(w))
             && self
                 .opening
                 .as_ref()
-                .is_none_or(|n| n.in_text(found.opening.map(Opening::name)))
-            && (self.position.is_none() || found.hit.is_some())
-            && self.exclude.as_ref().is_none_or(|e| !e.contains(record))
+                .is_none_or(|n| n.in_text(facts.opening.map(Opening::name)))
     }
+}
+
+/// What the filters other than the position look at in a game:
+/// [`Filter::accepts_facts`].
+#[derive(Clone, Copy, Debug)]
+pub struct Facts<'a> {
+    /// Black's name.
+    pub black: Option<&'a str>,
+    /// White's name.
+    pub white: Option<&'a str>,
+    /// The event.
+    pub event: Option<&'a str>,
+    /// The year played ([`year`]).
+    pub year: Option<u16>,
+    /// Complete, incomplete or invalid.
+    pub status: Status,
+    /// The winner of the table ([`winner`]).
+    pub winner: Option<Winner>,
+    /// The opening, when named.
+    pub opening: Option<&'static Opening>,
 }
 
 /// The year a game was played, from its date.

@@ -131,6 +131,7 @@ fn man_writes_one_page_per_subcommand() {
             "kifu-positions.1",
             "kifu-repair.1",
             "kifu-score.1",
+            "kifu-serve.1",
             "kifu-show.1",
             "kifu-solve.1",
             "kifu-split.1",

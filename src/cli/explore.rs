@@ -1,15 +1,14 @@
 //! `kifu explore`: which games reached a position, and what they played
 //! next.
 
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use anyhow::{bail, Result};
 use kifu::batch::Seen;
+use kifu::explore::{Explored, Listing, Row};
 use kifu::render::text::{cells, TextStyle};
-use kifu::select::{winner, Results};
-use kifu::{Move, Position, PositionQuery, Square, Status, Winner};
-use serde::Serialize;
+use kifu::select::winner;
+use kifu::{Move, Position, PositionQuery, Square, Winner};
 
 use super::io::InputArgs;
 use super::run::{run_inputs, Out, Replay, Replayed};
@@ -67,47 +66,9 @@ struct Reached {
     listing: Option<Listing>,
 }
 
-/// A game that reached the position, for `--games`.
-#[derive(Serialize, Clone)]
-struct Listing {
-    source: String,
-    index: u64,
-    black: Option<String>,
-    white: Option<String>,
-    year: Option<u16>,
-    result: String,
-    opening: Option<String>,
-}
-
-/// The games that played one move next.
-type Row = Results;
-
-/// Black's mean score in the complete games, two decimals.
-fn average(row: &Row) -> Option<String> {
-    row.mean_black_score().map(|m| format!("{m:.2}"))
-}
-
-/// The name of a next move: a square, or `pass`.
-fn move_name(mv: Move) -> String {
-    match mv {
-        Move::Play(sq) => sq.to_string(),
-        Move::Pass => "pass".to_owned(),
-    }
-}
-
-/// The rows by games, most first, then by move name.
-fn ranked(rows: &BTreeMap<String, (Move, Row)>) -> Vec<(&str, Move, Row)> {
-    let mut ranked: Vec<(&str, Move, Row)> = rows
-        .iter()
-        .map(|(name, (mv, row))| (name.as_str(), *mv, *row))
-        .collect();
-    ranked.sort_by(|a, b| b.2.games.cmp(&a.2.games).then(a.0.cmp(b.0)));
-    ranked
-}
-
 /// The position with its next moves marked by rank: `1` the most played,
 /// up to `9`; other legal moves as in `kifu show`.
-fn diagram(position: &Position, ranked: &[(&str, Move, Row)], style: &TextStyle) -> String {
+fn diagram(position: &Position, ranked: &[Row], style: &TextStyle) -> String {
     let grid = cells(position, true);
     let mut out = String::from("  a b c d e f g h\n");
     for (row, line) in grid.iter().enumerate() {
@@ -117,7 +78,7 @@ fn diagram(position: &Position, ranked: &[(&str, Move, Row)], style: &TextStyle)
             let rank = ranked
                 .iter()
                 .take(9)
-                .position(|(_, mv, _)| matches!(mv, Move::Play(sq) if Some(*sq) == here));
+                .position(|r| matches!(r.mv, Move::Play(sq) if Some(sq) == here));
             out.push(' ');
             out.push(match rank {
                 Some(r) => char::from(b'1' + r as u8),
@@ -159,9 +120,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut selection = args.input.selection(args.games > 0)?;
     selection.explore = Some(query);
     let list = args.games > 0;
-    let mut rows: BTreeMap<String, (Move, Row)> = BTreeMap::new();
-    let mut reached = Row::default();
-    let mut listed: Vec<Listing> = Vec::new();
+    let mut explored = Explored::new(target);
     let job = &mut Replayed {
         options: args.input.options().counting(),
         selection: &selection,
@@ -177,15 +136,13 @@ pub fn run(args: Args) -> Result<Outcome> {
                     black: record.tags.black.clone(),
                     white: record.tags.white.clone(),
                     year: kifu::select::year(record),
-                    result: match (g.report.status(), winner) {
-                        (Status::Complete, _) => g
-                            .report
+                    result: Listing::result_text(
+                        g.report.status(),
+                        winner,
+                        g.report
                             .final_score()
-                            .map(|s| format!("{}-{}", s.black_score, s.white_score))
-                            .unwrap_or_default(),
-                        (Status::Incomplete, Some(w)) => format!("{w} (unfinished)"),
-                        (status, _) => status.to_string(),
-                    },
+                            .map(|s| (s.black_score, s.white_score)),
+                    ),
                     opening: g.found.opening.map(|o| o.name().to_owned()),
                 });
                 Reached {
@@ -202,78 +159,39 @@ pub fn run(args: Args) -> Result<Outcome> {
         },
         sink: |item: Option<Reached>| {
             let Some(r) = item else { return Ok(()) };
-            reached.add(r.winner, r.black_score);
-            if let Some(mv) = r.next {
-                rows.entry(move_name(mv))
-                    .or_insert((mv, Row::default()))
-                    .1
-                    .add(r.winner, r.black_score);
-            }
+            explored.add(r.next, r.winner, r.black_score);
             if let Some(listing) = r.listing {
-                if listed.len() < args.games {
-                    listed.push(listing);
+                if explored.listed.len() < args.games {
+                    explored.listed.push(listing);
                 }
             }
             Ok(())
         },
     };
     let totals = run_inputs(&args.input, job)?;
-    let ranked = ranked(&rows);
+    let ranked = explored.ranked();
+    let reached = *explored.reached();
     let mut out = io::stdout().lock();
     match args.format {
         Shape::Csv => {
             writeln!(out, "{HEADER}")?;
-            for (name, _, row) in &ranked {
+            for row in &ranked {
+                let r = &row.results;
                 writeln!(
                     out,
-                    "{name},{},{},{},{},{},{}",
-                    row.games,
-                    row.black_wins,
-                    row.draws,
-                    row.white_wins,
-                    row.unfinished,
-                    average(row).unwrap_or_default()
+                    "{},{},{},{},{},{},{}",
+                    row.name,
+                    r.games,
+                    r.black_wins,
+                    r.draws,
+                    r.white_wins,
+                    r.unfinished,
+                    row.average().unwrap_or_default()
                 )?;
             }
         }
         Shape::Json => {
-            #[derive(Serialize)]
-            struct Json<'a> {
-                position: String,
-                games: u64,
-                moves: Vec<JsonRow<'a>>,
-                #[serde(skip_serializing_if = "Vec::is_empty")]
-                listed: Vec<Listing>,
-            }
-            #[derive(Serialize)]
-            struct JsonRow<'a> {
-                #[serde(rename = "move")]
-                name: &'a str,
-                games: u64,
-                black_wins: u64,
-                draws: u64,
-                white_wins: u64,
-                unfinished: u64,
-                avg_black_score: Option<f64>,
-            }
-            let json = Json {
-                position: target.to_string(),
-                games: reached.games,
-                moves: ranked
-                    .iter()
-                    .map(|(name, _, row)| JsonRow {
-                        name,
-                        games: row.games,
-                        black_wins: row.black_wins,
-                        draws: row.draws,
-                        white_wins: row.white_wins,
-                        unfinished: row.unfinished,
-                        avg_black_score: average(row).and_then(|a| a.parse().ok()),
-                    })
-                    .collect(),
-                listed,
-            };
-            serde_json::to_writer(&mut out, &json)?;
+            serde_json::to_writer(&mut out, &explored)?;
             writeln!(out)?;
         }
         Shape::Table => {
@@ -295,25 +213,26 @@ pub fn run(args: Args) -> Result<Outcome> {
                     "\n{:<6} {:>7} {:>6}  {:>6} {:>6} {:>6}  {:>10}  {:>15}",
                     "move", "games", "%", "black", "draw", "white", "unfinished", "avg black score"
                 )?;
-                for (name, _, row) in &ranked {
-                    let decided = row.games - row.unfinished;
+                for row in &ranked {
+                    let r = &row.results;
+                    let decided = r.games - r.unfinished;
                     writeln!(
                         out,
                         "{:<6} {:>7} {:>6}  {:>6} {:>6} {:>6}  {:>10}  {:>15}",
-                        name,
-                        row.games,
-                        percent(row.games, reached.games),
-                        percent(row.black_wins, decided),
-                        percent(row.draws, decided),
-                        percent(row.white_wins, decided),
-                        row.unfinished,
-                        average(row).unwrap_or_else(|| "-".to_owned())
+                        row.name,
+                        r.games,
+                        percent(r.games, reached.games),
+                        percent(r.black_wins, decided),
+                        percent(r.draws, decided),
+                        percent(r.white_wins, decided),
+                        r.unfinished,
+                        row.average().unwrap_or_else(|| "-".to_owned())
                     )?;
                 }
             }
-            if !listed.is_empty() {
+            if !explored.listed.is_empty() {
                 writeln!(out, "\ngames:")?;
-                for l in &listed {
+                for l in &explored.listed {
                     writeln!(
                         out,
                         "{}#{}  {} - {}  {}  {}  {}",

@@ -20,6 +20,7 @@ mod repair;
 mod report;
 mod run;
 mod score;
+mod serve;
 mod shape;
 mod show;
 mod solve;
@@ -54,6 +55,7 @@ enum Command {
     Solve(solve::Args),
     Analyze(analyze::Args),
     TrainEval(train::Args),
+    Serve(serve::Args),
     Openings(openings::Args),
     Formats(formats::Args),
     /// Print a shell completion script.
@@ -200,6 +202,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::TrainEval(args) => train::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Formats(args) => formats::run(args),
         Command::Man { dir } => man_page(dir.as_deref()),

@@ -29,12 +29,28 @@ use anyhow::{bail, Context, Result};
 /// handler to remove.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// What an interrupt does instead, for a command that stops cleanly by
+/// itself (`kifu serve`): see [`on_interrupt`].
+type Hook = Box<dyn Fn() + Send + Sync>;
+static INTERRUPT_HOOK: std::sync::OnceLock<Hook> = std::sync::OnceLock::new();
+
+/// Has SIGINT, SIGTERM and SIGHUP call `hook` instead of removing the
+/// temporaries and exiting (a command that writes no file and stops by
+/// itself); `false` when a hook was set already.
+pub fn on_interrupt(hook: impl Fn() + Send + Sync + 'static) -> bool {
+    INTERRUPT_HOOK.set(Box::new(hook)).is_ok()
+}
+
 /// Removes this run's temporaries and exits on SIGINT, SIGTERM or SIGHUP,
 /// so that an interrupted run leaves no partial output behind.
 pub fn install_signal_handler() {
     // Without a handler (it cannot be installed twice, or the platform has
     // none) the temporaries are still removed by the next run.
     let _ = ctrlc::set_handler(|| {
+        if let Some(hook) = INTERRUPT_HOOK.get() {
+            hook();
+            return;
+        }
         remove_pending();
         eprintln!("kifu: interrupted; no output was written");
         std::process::exit(130);

@@ -13,7 +13,7 @@ use kifu::{
     Color, GameRecord, Move, Opening, Openings, Position, Report, Score, Token, Turn, Watch, Winner,
 };
 
-use super::io::{open_input, SourceArgs};
+use super::io::{open_input, FilterArgs, SourceArgs};
 use super::output::{self, AtomicFile, Target};
 use super::{diagnostic, ColorWhen, Outcome};
 
@@ -27,11 +27,20 @@ use super::{diagnostic, ColorWhen, Outcome};
 /// game) or a transcript typed on the command line. The players, event,
 /// date and recorded result come first when the record has them.
 ///
+/// With --html OUT.html, every game of the files given (the filters choose
+/// among them) goes into one web page to step through: a list of the
+/// games with a search box, the board, the moves, a graph of the disc
+/// difference; --analyze N adds each position's exact value from N empty
+/// squares on and each move's loss. The page needs nothing else: send it,
+/// open it offline, embed it in another page.
+///
 /// Examples:
 ///   kifu show f5d6c3d3c4
 ///   kifu show f5 d6 c3 --ascii
 ///   kifu show games.txt --game 3 --ply 20
 ///   kifu show fixtures/transcripts/oracles.txt --each --ascii
+///   kifu show WTH_2024.wtb --event "World" --html worlds-2024.html
+///   kifu show games.pgn --html games.html --analyze 20
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -85,7 +94,44 @@ pub struct Args {
 
     #[command(flatten)]
     source: SourceArgs,
+
+    #[command(flatten)]
+    html: HtmlArgs,
 }
+
+/// The game page (`--html`).
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Game page")]
+struct HtmlArgs {
+    /// Write every game (of every FILE given) into one self-contained web
+    /// page to step through, instead of printing a diagram.
+    #[arg(
+        long,
+        value_name = "OUT.html",
+        conflicts_with_all = ["ply", "each", "sheet", "svg", "svg_dir", "game_number"]
+    )]
+    html: Option<PathBuf>,
+
+    /// The page's title (default: the files' names and the count of games).
+    #[arg(long, value_name = "TEXT", requires = "html")]
+    title: Option<String>,
+
+    /// With --html: solve each game exactly from its first position with at
+    /// most N empty squares (up to 30; 20 takes about a second a game):
+    /// each position's value and each move's loss.
+    #[arg(long, value_name = "N", requires = "html",
+          value_parser = clap::value_parser!(u32).range(0..=30))]
+    analyze: Option<u32>,
+
+    /// The solver's table for --analyze, in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 256, requires = "analyze")]
+    hash: usize,
+
+    #[command(flatten)]
+    filter: FilterArgs,
+}
+
+mod html;
 
 /// Where the game came from, for messages.
 struct Loaded {
@@ -417,6 +463,12 @@ fn move_value(m: &MoveAnalysis) -> String {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
+    if let Some(out) = args.html.html.clone() {
+        return html::run(args, &out);
+    }
+    if !args.html.filter.is_empty() {
+        bail!("the filters choose the games of a page: give --html OUT.html");
+    }
     // The game's file, when GAME names one, is never written over.
     let input: Vec<String> = match args.game.as_slice() {
         [one] if one == "-" || Path::new(one).exists() => vec![one.clone()],

@@ -1,0 +1,197 @@
+//! The JSON API (SPEC section 11): `/api/explore`, `/api/games`,
+//! `/api/game` and `/api/info`. Each lookup scans the loaded games once at
+//! most, on the blocking pool, a bounded number at a time.
+
+use std::sync::Arc;
+
+use axum::extract::{RawQuery, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::params::{Params, FILTERS};
+use super::App;
+
+/// A request that cannot be answered: its status, the parameter at fault
+/// (if one is) and why.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    parameter: Option<String>,
+    message: String,
+}
+
+impl ApiError {
+    /// A 400 naming `parameter`.
+    pub fn bad(parameter: &str, message: String) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            parameter: Some(parameter.to_owned()),
+            message,
+        }
+    }
+
+    /// Another status, with a message.
+    pub fn status(status: StatusCode, parameter: Option<&str>, message: String) -> ApiError {
+        ApiError {
+            status,
+            parameter: parameter.map(str::to_owned),
+            message,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        #[derive(Serialize)]
+        struct Body {
+            error: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            parameter: Option<String>,
+        }
+        let body = Body {
+            error: match &self.parameter {
+                Some(p) => format!("{p}: {}", self.message),
+                None => self.message,
+            },
+            parameter: self.parameter,
+        };
+        let text = serde_json::to_string(&body).unwrap_or_default() + "\n";
+        (self.status, json_headers(), text).into_response()
+    }
+}
+
+fn json_headers() -> [(header::HeaderName, &'static str); 2] {
+    [
+        (header::CONTENT_TYPE, "application/json; charset=utf-8"),
+        (header::CACHE_CONTROL, "no-store"),
+    ]
+}
+
+/// A JSON body, as a line.
+fn json(text: String) -> Response {
+    (StatusCode::OK, json_headers(), text).into_response()
+}
+
+/// Runs a lookup on the blocking pool once a slot is free.
+async fn lookup<T, F>(app: &Arc<App>, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&App) -> T + Send + 'static,
+{
+    let _slot =
+        app.lookups.acquire().await.map_err(|_| {
+            ApiError::status(StatusCode::SERVICE_UNAVAILABLE, None, "stopping".into())
+        })?;
+    let app = Arc::clone(app);
+    tokio::task::spawn_blocking(move || work(&app))
+        .await
+        .map_err(|_| {
+            ApiError::status(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                None,
+                "the lookup failed".into(),
+            )
+        })
+}
+
+fn known(extra: &[&'static str]) -> Vec<&'static str> {
+    let mut names = vec!["moves", "board"];
+    names.extend_from_slice(&FILTERS);
+    names.extend_from_slice(extra);
+    names
+}
+
+/// `GET /api/explore?moves=…|board=…&filters`: what `kifu explore
+/// --format json` prints for the same files and query.
+pub async fn explore(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Response {
+    let run = async {
+        let params = Params::parse(raw.as_deref(), &known(&[]))?;
+        let query = params.position()?;
+        let filter = params.filter()?;
+        let answer = lookup(&app, move |app| app.db.explore(&query, &filter)).await?;
+        let text = serde_json::to_string(&answer).unwrap_or_default() + "\n";
+        Ok::<_, ApiError>(json(text))
+    };
+    run.await.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `GET /api/games?moves=…&offset=0&limit=50&filters`: the games that
+/// reached the position, in input order, with the total.
+pub async fn games(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Response {
+    let run = async {
+        let params = Params::parse(raw.as_deref(), &known(&["offset", "limit"]))?;
+        let query = params.position()?;
+        let filter = params.filter()?;
+        let (offset, limit) = params.page()?;
+        let page = lookup(&app, move |app| {
+            app.db.games(&query, &filter, offset, limit)
+        })
+        .await?;
+        #[derive(Serialize)]
+        struct Body {
+            total: u64,
+            offset: u64,
+            limit: usize,
+            games: Vec<kifu::explore::Listing>,
+        }
+        let body = Body {
+            total: page.total,
+            offset,
+            limit,
+            games: page.games,
+        };
+        Ok::<_, ApiError>(json(
+            serde_json::to_string(&body).unwrap_or_default() + "\n",
+        ))
+    };
+    run.await.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `GET /api/game?source=…&index=N`: one game as its JSON Lines object.
+pub async fn game(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Response {
+    let run = async {
+        let params = Params::parse(raw.as_deref(), &["source", "index"])?;
+        let source = params.required("source")?.to_owned();
+        params.required("index")?;
+        let index = params.number("index", 0, u64::MAX)?;
+        if !app.db.has_source(&source) {
+            return Err(ApiError::bad(
+                "source",
+                format!("{source:?} is not one of the loaded files"),
+            ));
+        }
+        let line = lookup(&app, move |app| {
+            app.db.game_json(&source, index).map(|l| (l, source))
+        })
+        .await?;
+        match line {
+            Some((text, _)) => Ok(json(text + "\n")),
+            None => Err(ApiError::status(
+                StatusCode::NOT_FOUND,
+                Some("index"),
+                format!("no game {index} in this file (among the games loaded)"),
+            )),
+        }
+    };
+    run.await.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `GET /api/info`: the files loaded and how many games.
+pub async fn info(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Response {
+    if let Err(err) = Params::parse(raw.as_deref(), &[]) {
+        return err.into_response();
+    }
+    #[derive(Serialize)]
+    struct Body<'a> {
+        games: usize,
+        sources: &'a [String],
+        version: &'static str,
+    }
+    let body = Body {
+        games: app.db.len(),
+        sources: app.db.sources(),
+        version: env!("CARGO_PKG_VERSION"),
+    };
+    json(serde_json::to_string(&body).unwrap_or_default() + "\n")
+}

@@ -1,0 +1,231 @@
+//! The database against the streaming replay `kifu explore` runs: the same
+//! answers for random positions, filters and games (with left-out and
+//! written passes, other starts, errors and unreadable tokens), and every
+//! record given back as it was read.
+
+use super::*;
+use crate::formats::jsonl::GameJson;
+use crate::select::{FilterBuilder, Selection};
+use crate::testkit::{decorate, random_game, Play, Rng};
+use crate::{Color, RecordedMove, Replay};
+
+/// Random games, some decorated, some broken, a few from other starts.
+fn games(rng: &mut Rng, n: usize) -> Vec<GameRecord> {
+    let play = Play {
+        stop: 2,
+        written_passes: 50,
+        odd_start: 5,
+    };
+    let names = ["Tastet Marc", "Hobo Roel", "Müller Jörg", "Shaman Brian"];
+    (0..n)
+        .map(|i| {
+            let mut record = random_game(rng, play);
+            record.origin.index = i as u64 + 1;
+            if rng.chance(20) {
+                decorate(rng, &mut record);
+            } else {
+                record.tags.black = Some(rng.pick(&names).to_owned());
+                record.tags.white = Some(rng.pick(&names).to_owned());
+                record.tags.event = Some(format!("Open {}", rng.below(3)));
+                record.tags.date = Some(format!("{}", 1990 + rng.below(30)));
+                if let Some(score) = record.replay().final_score() {
+                    record.result = Some(RecordedResult::new(ResultValue::Discs {
+                        black: score.black_discs,
+                        white: score.white_discs,
+                    }));
+                }
+            }
+            if !record.moves.is_empty() && rng.chance(8) {
+                // A bad move, or a token that is no move.
+                let at = rng.below(record.moves.len());
+                if rng.chance(50) {
+                    let square = Square::new(rng.below(64) as u8).expect("a square");
+                    record.moves[at] = RecordedMove::new(Move::Play(square));
+                } else {
+                    record.moves[at] = RecordedMove {
+                        token: Token::Unreadable,
+                        color: None,
+                    };
+                    record.unreadable.push((at, "z9".into()));
+                }
+            }
+            if rng.chance(3) {
+                // Colours as some records write them (and sometimes wrong).
+                let colors = record.move_colors();
+                for (m, c) in record.moves.iter_mut().zip(colors) {
+                    m.color = Some(if rng.chance(2) { c.opponent() } else { c });
+                }
+            }
+            record
+        })
+        .collect()
+}
+
+fn database(records: &[GameRecord]) -> Database {
+    let selection = Selection::new(Filter::default(), true);
+    let mut db = Database::new();
+    let source = db.add_source("random.txt");
+    for record in records {
+        let (report, found) = selection.replay(record);
+        db.push(source, Prepared::new(record, &report, found.opening));
+    }
+    db
+}
+
+/// What `kifu explore` finds: each record replayed with the query watched.
+fn streamed(
+    records: &[GameRecord],
+    query: &PositionQuery,
+    filter: &Filter,
+) -> (Explored, Vec<u64>) {
+    let mut selection = Selection::new(filter.clone(), false);
+    selection.explore = Some(query.clone());
+    let mut answer = Explored::new(*query.target());
+    let mut listed = Vec::new();
+    for record in records {
+        let (report, found) = selection.replay(record);
+        if !selection.filter.accepts(record, &report, &found) {
+            continue;
+        }
+        if let Some(hit) = found.explored {
+            let score = report.final_score().map(|s| s.black_score);
+            answer.add(hit.next, select::winner(record, &report), score);
+            listed.push(record.origin.index);
+        }
+    }
+    (answer, listed)
+}
+
+/// Positions the games went through: where they stood before some move.
+fn targets(rng: &mut Rng, records: &[GameRecord], n: usize) -> Vec<Position> {
+    let mut out = vec![Position::start()];
+    while out.len() < n {
+        let record = &records[rng.below(records.len())];
+        let mut replay = Replay::new(record.start);
+        let stop = rng.below(record.moves.len() + 1);
+        for m in &record.moves[..stop] {
+            let Token::Move(mv) = m.token else { break };
+            if replay.play(mv, None).is_err() {
+                break;
+            }
+        }
+        let mut position = *replay.position();
+        if rng.chance(10) {
+            position.pass();
+        }
+        out.push(position);
+    }
+    out
+}
+
+#[test]
+fn lookups_give_what_the_streaming_replay_gives() {
+    let mut rng = Rng::new(2028);
+    let records = games(&mut rng, 3000);
+    let db = database(&records);
+    assert_eq!(db.len(), records.len());
+    let filters: Vec<Filter> = vec![
+        Filter::default(),
+        Filter::builder().player("tastet").build(),
+        Filter::builder()
+            .years("1995..2010")
+            .and_then(|b| b.winner("white"))
+            .map(FilterBuilder::build)
+            .unwrap(),
+        Filter::builder()
+            .statuses("incomplete,invalid")
+            .unwrap()
+            .build(),
+        Filter::builder().opening("tiger").build(),
+        Filter::builder()
+            .position("f5d6")
+            .map(|b| b.event("open 1"))
+            .unwrap()
+            .build(),
+    ];
+    let mut reached = 0;
+    for (i, target) in targets(&mut rng, &records, 120).into_iter().enumerate() {
+        let query = PositionQuery::new(target);
+        let filter = &filters[i % filters.len()];
+        let (expected, listed) = streamed(&records, &query, filter);
+        let answer = db.explore(&query, filter);
+        assert_eq!(
+            serde_json::to_string(&answer).unwrap(),
+            serde_json::to_string(&expected).unwrap(),
+            "{target} {filter:?}"
+        );
+        let page = db.games(&query, filter, 0, usize::MAX);
+        assert_eq!(page.total, listed.len() as u64);
+        let indices: Vec<u64> = page.games.iter().map(|g| g.index).collect();
+        assert_eq!(indices, listed);
+        if listed.len() > 3 {
+            let page = db.games(&query, filter, 2, 2);
+            let indices: Vec<u64> = page.games.iter().map(|g| g.index).collect();
+            assert_eq!(indices, listed[2..4]);
+        }
+        reached += expected.games();
+    }
+    assert!(reached > 10_000, "{reached}");
+}
+
+#[test]
+fn records_come_back_as_read_and_as_json_lines() {
+    let mut rng = Rng::new(28);
+    let records = games(&mut rng, 1500);
+    let db = database(&records);
+    let whole = records
+        .iter()
+        .filter(|r| db.entries[r.origin.index as usize - 1].whole != 0)
+        .count();
+    assert!(whole > 100 && whole < 1000, "{whole} kept whole");
+    for record in &records {
+        let index = record.origin.index;
+        let back = db.record("random.txt", index).unwrap();
+        assert_eq!(back.start, record.start);
+        assert_eq!(back.moves, record.moves);
+        assert_eq!(back.unreadable, record.unreadable);
+        assert_eq!(back.tags, record.tags);
+        assert_eq!(back.result, record.result);
+        assert_eq!(back.notes, record.notes);
+        assert_eq!(back.rules, record.rules);
+        assert_eq!(back.theoretical_black_score, record.theoretical_black_score);
+        let (report, opening) = crate::testkit::replay_named(record);
+        let game = Game::new("random.txt", record, &report).with_opening(opening);
+        let expected = serde_json::to_string(&GameJson::from_row(&game)).unwrap();
+        assert_eq!(db.game_json("random.txt", index).unwrap(), expected);
+    }
+    assert_eq!(db.record("random.txt", 0), None);
+    assert_eq!(db.record("random.txt", records.len() as u64 + 1), None);
+    assert_eq!(db.record("other.txt", 1), None);
+}
+
+#[test]
+fn games_of_several_inputs_are_found_by_input_and_number() {
+    let selection = Selection::new(Filter::default(), true);
+    let mut db = Database::new();
+    for (name, lines) in [("a.txt", ["f5d6", "f5f6"]), ("b.txt", ["c4c3", "f5d6c3"])] {
+        let source = db.add_source(name);
+        for (i, line) in lines.iter().enumerate() {
+            let mut record = crate::testkit::transcript(line);
+            record.origin.index = i as u64 + 1;
+            let (report, found) = selection.replay(&record);
+            db.push(source, Prepared::new(&record, &report, found.opening));
+        }
+    }
+    assert_eq!(db.sources(), ["a.txt", "b.txt"]);
+    assert_eq!(db.record("b.txt", 2).unwrap().move_string(), "f5d6c3");
+    assert_eq!(db.record("a.txt", 2).unwrap().move_string(), "f5f6");
+    let query = PositionQuery::from_moves("f5d6").unwrap();
+    let page = db.games(&query, &Filter::default(), 0, 10);
+    let found: Vec<(&str, u64)> = page
+        .games
+        .iter()
+        .map(|g| (g.source.as_str(), g.index))
+        .collect();
+    assert_eq!(found, [("a.txt", 1), ("b.txt", 2)]);
+    let answer = db.explore(&query, &Filter::default());
+    let rows = answer.ranked();
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].name.as_str(), rows[0].results.games), ("c3", 1));
+    assert_eq!(Position::start().side_to_move(), Color::Black);
+}

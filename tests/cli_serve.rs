@@ -1,0 +1,464 @@
+//! `kifu serve` over HTTP on 127.0.0.1 (SPEC section 11): the API's
+//! answers against the command line's (`explore --format json`, `explore
+//! --games`, `convert --to jsonl`), every bad parameter a 400 naming it,
+//! 8 clients at once, malformed requests, the host check, Ctrl-C.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use crate::support::{corpus, kifu};
+
+/// A running `kifu serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    address: String,
+    log: std::sync::Mutex<std::sync::mpsc::Receiver<String>>,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("kifu"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("serve")
+            .args(args)
+            .args(["--port", "0", "--quiet"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kifu serve starts");
+        let stderr = child.stderr.take().expect("its standard error");
+        let (send, log) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut address = None;
+        while address.is_none() {
+            let line = log
+                .recv_timeout(Duration::from_secs(120))
+                .expect("the server says where it listens");
+            if let Some(rest) = line.split("serving http://").nth(1) {
+                address = Some(rest.split('/').next().unwrap().to_owned());
+            }
+        }
+        Server {
+            child,
+            address: address.unwrap(),
+            log: std::sync::Mutex::new(log),
+        }
+    }
+
+    /// Sends `request` as it is and reads the whole answer.
+    fn raw(&self, request: &[u8]) -> (u16, String, String) {
+        let mut stream = TcpStream::connect(&self.address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        stream.write_all(request).unwrap();
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body = if head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            dechunk(body)
+        } else {
+            body.to_owned()
+        };
+        (status, head.to_owned(), body)
+    }
+
+    /// `GET path`: the status and the body.
+    fn get(&self, path: &str) -> (u16, String) {
+        let host = self.address.clone();
+        self.get_as(path, &host)
+    }
+
+    fn get_as(&self, path: &str, host: &str) -> (u16, String) {
+        let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        let (status, _, body) = self.raw(request.as_bytes());
+        (status, body)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        body = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// `%`-encodes a query value.
+fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+fn explore_cli(files: &[String], args: &[&str]) -> String {
+    let out = kifu()
+        .arg("explore")
+        .args(files)
+        .args(args)
+        .args(["--format", "json", "--quiet"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn wthor(years: &[&str]) -> Option<Vec<String>> {
+    let dir = corpus()?.join("wthor");
+    Some(
+        years
+            .iter()
+            .map(|y| dir.join(format!("WTH_{y}.wtb")).display().to_string())
+            .collect(),
+    )
+}
+
+#[test]
+fn explore_and_games_answer_as_the_command_line() {
+    let Some(files) = wthor(&["1980", "2004", "2019"]) else {
+        return;
+    };
+    let server = Server::start(&files.iter().map(String::as_str).collect::<Vec<_>>());
+    let cases: [(&str, &[&str]); 8] = [
+        ("", &[]),
+        ("moves=f5d6c3d3c4", &["--moves", "f5d6c3d3c4"]),
+        ("moves=c4e3f6e6f5", &["--moves", "c4e3f6e6f5"]),
+        ("moves=F5+d6%2C+c3", &["--moves", "F5 d6, c3"]),
+        ("moves=f5d6c3&player=tastet", &["--moves", "f5d6c3", "--player", "tastet"]),
+        (
+            "moves=f5f6&year=2004..2019&winner=white&status=complete",
+            &["--moves", "f5f6", "--year", "2004..2019", "--winner", "white", "--status", "complete"],
+        ),
+        ("opening=tiger&event=open", &["--opening", "tiger", "--event", "open"]),
+        (
+            "board=---------------------------OX------XO---------------------------+X&position=f5d6",
+            &[
+                "--board",
+                "---------------------------OX------XO--------------------------- X",
+                "--position",
+                "f5d6",
+            ],
+        ),
+    ];
+    for (query, args) in cases {
+        let (status, body) = server.get(&format!("/api/explore?{query}"));
+        assert_eq!(status, 200, "{query}: {body}");
+        assert_eq!(body, explore_cli(&files, args), "{query}");
+        // The games: all of them listed by the command line, a page of
+        // them here, with the total.
+        let mut listed = args.to_vec();
+        listed.extend(["--games", "100000"]);
+        let all = json(&explore_cli(&files, &listed));
+        let expected = all.get("listed").cloned().unwrap_or(serde_json::json!([]));
+        let expected = expected.as_array().unwrap();
+        let (status, body) = server.get(&format!("/api/games?{query}&offset=3&limit=7"));
+        assert_eq!(status, 200, "{query}: {body}");
+        let page = json(&body);
+        assert_eq!(page["total"], all["games"], "{query}");
+        let shown = page["games"].as_array().unwrap();
+        let end = expected.len().min(10);
+        assert_eq!(shown.as_slice(), &expected[3.min(end)..end], "{query}");
+    }
+    let (_, body) = server.get("/api/info");
+    let info = json(&body);
+    assert_eq!(info["sources"], serde_json::json!(files));
+    assert_eq!(info["games"], json(&explore_cli(&files, &[]))["games"]);
+}
+
+#[test]
+fn a_game_is_its_json_lines_object() {
+    let files = [
+        "fixtures/transcripts/example.txt",
+        "fixtures/transcripts/variants.txt",
+        "fixtures/ggf/variants.ggf",
+        "fixtures/sgf/collection.sgf",
+        "fixtures/pgn/thor-style.pgn",
+        "fixtures/pgn/variants.pgn",
+        "fixtures/sheet/tagged.sheet",
+        "fixtures/obf/positions.obf",
+        "fixtures/wthor/SAMPLE.wtb",
+    ];
+    let server = Server::start(&files);
+    let mut checked = 0;
+    for file in files {
+        let out = kifu()
+            .args(["convert", file, "--to", "jsonl", "--quiet"])
+            .output()
+            .unwrap();
+        let lines = String::from_utf8(out.stdout).unwrap();
+        for line in lines.lines() {
+            let index = json(line)["index"].as_u64().unwrap();
+            let (status, body) =
+                server.get(&format!("/api/game?source={}&index={index}", encode(file)));
+            assert_eq!(status, 200, "{file} {index}: {body}");
+            assert_eq!(body.trim_end(), line, "{file} game {index}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "{checked} games");
+}
+
+#[test]
+fn every_bad_parameter_is_a_400_naming_it() {
+    let server = Server::start(&["fixtures/transcripts/example.txt"]);
+    let long = "x".repeat(5000);
+    let cases = [
+        (
+            "/api/explore?moves=f5z9",
+            "moves",
+            "move 2 (white) z9: not a square",
+        ),
+        ("/api/explore?moves=f5f5", "moves", "square occupied"),
+        ("/api/explore?board=XO", "board", "squares, not 64"),
+        ("/api/explore?moves=f5&board=x", "board", "not both"),
+        ("/api/explore?year=20x4", "year", "not a year"),
+        ("/api/explore?year=2010..2000", "year", "runs backwards"),
+        (
+            "/api/explore?status=done",
+            "status",
+            "\\\"done\\\" is not complete",
+        ),
+        (
+            "/api/explore?winner=blue",
+            "winner",
+            "not black, white or draw",
+        ),
+        ("/api/explore?position=f5f5", "position", "square occupied"),
+        (
+            "/api/explore?player=a&player=b",
+            "player",
+            "given more than once",
+        ),
+        ("/api/explore?path=/etc/passwd", "path", "unknown parameter"),
+        ("/api/games?limit=0", "limit", "ask for 1 to 1000"),
+        ("/api/games?limit=1001", "limit", "over the limit of 1000"),
+        ("/api/games?limit=ten", "limit", "not a whole number"),
+        ("/api/games?offset=-1", "offset", "not a whole number"),
+        ("/api/game?index=1", "source", "missing"),
+        (
+            "/api/game?source=fixtures/transcripts/example.txt",
+            "index",
+            "missing",
+        ),
+        (
+            "/api/game?source=/etc/passwd&index=1",
+            "source",
+            "not one of the loaded files",
+        ),
+        (
+            "/api/game?source=fixtures/transcripts/example.txt&index=x",
+            "index",
+            "not a whole number",
+        ),
+        ("/api/info?x=1", "x", "unknown parameter"),
+    ];
+    for (path, parameter, says) in cases {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 400, "{path}: {body}");
+        let error = json(&body);
+        assert_eq!(error["parameter"], parameter, "{path}: {body}");
+        assert!(body.contains(says), "{path}: {body}");
+    }
+    let (status, body) = server.get(&format!("/api/explore?player={long}"));
+    assert_eq!(
+        (status, json(&body)["parameter"].as_str()),
+        (400, Some("query"))
+    );
+    let (status, body) = server.get(&format!("/api/explore?player={}", &long[..300]));
+    assert_eq!(
+        (status, json(&body)["parameter"].as_str()),
+        (400, Some("player"))
+    );
+    // Not found: a game past the end, a page, a file that is no asset.
+    let (status, body) =
+        server.get("/api/game?source=fixtures%2Ftranscripts%2Fexample.txt&index=7");
+    assert_eq!(
+        (status, json(&body)["parameter"].as_str()),
+        (404, Some("index"))
+    );
+    for path in [
+        "/nothing",
+        "/assets/../Cargo.toml",
+        "/assets/%2e%2e%2fCargo.toml",
+        "/assets/secret.js",
+    ] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(
+            json(&body)["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("no such"),
+            "{body}"
+        );
+    }
+    // Only GET.
+    let (status, _, _) = server.raw(
+        format!(
+            "POST /api/explore HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            server.address
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 405);
+}
+
+#[test]
+fn it_answers_only_requests_for_this_machine_and_serves_its_pages() {
+    let server = Server::start(&["fixtures/transcripts/example.txt"]);
+    assert!(
+        server.address.starts_with("127.0.0.1:"),
+        "{}",
+        server.address
+    );
+    let port = server.address.split(':').nth(1).unwrap().to_owned();
+    for host in ["evil.example", "192.168.1.2:80", "127.0.0.1.evil.example"] {
+        let (status, body) = server.get_as("/api/info", host);
+        assert_eq!(status, 403, "{host}: {body}");
+    }
+    for host in [format!("localhost:{port}"), format!("[::1]:{port}")] {
+        assert_eq!(server.get_as("/api/info", &host).0, 200, "{host}");
+    }
+    let (status, head, page) = server.raw(
+        format!(
+            "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            server.address
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 200);
+    assert!(head
+        .to_ascii_lowercase()
+        .contains("content-security-policy: default-src 'self'"));
+    assert!(page.contains("/assets/browser.js"));
+    for asset in kifu::web::ASSETS {
+        let (status, body) = server.get(&format!("/assets/{}", asset.name));
+        assert_eq!((status, body.as_str()), (200, asset.text), "{}", asset.name);
+    }
+    assert!(server.get("/view").1.contains("/assets/view.js"));
+}
+
+#[test]
+fn eight_clients_at_once_and_malformed_requests_leave_it_answering() {
+    let Some(files) = wthor(&["2004", "2019"]) else {
+        return;
+    };
+    let server = Server::start(&files.iter().map(String::as_str).collect::<Vec<_>>());
+    let queries = [
+        "moves=f5d6c3d3c4",
+        "moves=f5f6e6f4",
+        "moves=f5d6c5",
+        "moves=f5f4e3",
+        "moves=f5d6c3d3c4f4c5b3c2",
+        "player=tastet",
+        "moves=f5f4e3&year=2019",
+        "moves=f5d6c4",
+    ];
+    let alone: Vec<String> = queries
+        .iter()
+        .map(|q| server.get(&format!("/api/explore?{q}")).1)
+        .collect();
+    let server = &server;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..8)
+            .map(|client| {
+                let alone = &alone;
+                scope.spawn(move || {
+                    for round in 0..6 {
+                        let i = (client + round) % queries.len();
+                        let (status, body) = server.get(&format!("/api/explore?{}", queries[i]));
+                        assert_eq!(status, 200, "client {client}");
+                        assert_eq!(&body, &alone[i], "client {client}");
+                        // Garbage between the lookups, on other connections.
+                        let junk: &[&[u8]] = &[
+                            b"GARBAGE\r\n\r\n",
+                            b"GET /api/explore?moves=f5 HTTP/9.9\r\n\r\n",
+                            b"GET /api/explore?moves=%zz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+                            b"\x00\x01\x02\xff\xfe\r\n\r\n",
+                            b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: nope\r\nConnection: close\r\n\r\n",
+                        ];
+                        let _ = server.raw(junk[(client + round) % junk.len()]);
+                        // A client that goes away mid-request.
+                        if let Ok(mut s) = TcpStream::connect(&server.address) {
+                            let _ = s.write_all(b"GET /api/explore?moves=f5d6 HTT");
+                        }
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().expect("a client");
+        }
+    });
+    let (status, body) = server.get("/api/explore?moves=f5d6c3d3c4");
+    assert_eq!((status, &body), (200, &alone[0]));
+}
+
+#[test]
+fn ctrl_c_stops_it_cleanly() {
+    let mut server = Server::start(&["fixtures/transcripts/example.txt"]);
+    assert_eq!(server.get("/api/info").0, 200);
+    let pid = server.child.id().to_string();
+    let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(sent.success());
+    let status = server.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let said: Vec<String> = server.log.lock().unwrap().try_iter().collect();
+    assert!(said.iter().any(|l| l == "kifu: stopped"), "{said:?}");
+    assert!(
+        TcpStream::connect(&server.address).is_err(),
+        "no longer listening"
+    );
+}
+
+#[test]
+fn a_port_in_use_is_an_error_naming_it() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = kifu()
+        .args([
+            "serve",
+            "fixtures/transcripts/example.txt",
+            "--port",
+            &port,
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!("cannot listen on 127.0.0.1:{port}")),
+        "{stderr}"
+    );
+}
