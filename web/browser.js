@@ -214,7 +214,9 @@ export function startBrowser(root) {
   root.append(main);
 
   getJson('/api/info').then((info) => {
-    about.textContent = `${info.games} games from ${info.sources.join(', ')}`;
+    const names = info.sources.map((s) => s.split('/').pop());
+    about.textContent = `${info.games} games from ${names.length > 4 ? `${names.length} files (${names[0]} … ${names[names.length - 1]})` : names.join(', ')}`;
+    about.title = info.sources.join('\n');
   }).catch((e) => {
     about.textContent = `cannot reach the server: ${e.message}`;
   });

@@ -254,7 +254,15 @@ export function startViewer(root, games, { title = '', single = false, back = nu
     writeHash();
   }
 
+  // The fragment follows the stepping once it pauses: browsers ignore
+  // history updates that come too fast (a key held down).
+  let hashTimer = null;
   function writeHash() {
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(writeHashNow, 80);
+  }
+
+  function writeHashNow() {
     const params = new URLSearchParams(location.hash.slice(1));
     if (!single) params.set('game', String(state.game + 1));
     params.set('move', String(state.move));

@@ -31,7 +31,7 @@ use super::{diagnostic, ColorWhen, Outcome};
 /// among them) goes into one web page to step through: a list of the
 /// games with a search box, the board, the moves, a graph of the disc
 /// difference; --analyze N adds each position's exact value from N empty
-/// squares on and each move's loss. The page needs nothing else: send it,
+/// squares on and each move's loss, mistakes marked. The page needs nothing else: send it,
 /// open it offline, embed it in another page.
 ///
 /// Examples:
@@ -116,15 +116,9 @@ struct HtmlArgs {
     #[arg(long, value_name = "TEXT", requires = "html")]
     title: Option<String>,
 
-    /// With --html: solve each game exactly from its first position with at
-    /// most N empty squares (up to 30; 20 takes about a second a game):
-    /// each position's value and each move's loss.
-    #[arg(long, value_name = "N", requires = "html",
-          value_parser = clap::value_parser!(u32).range(0..=30))]
-    analyze: Option<u32>,
-
-    /// The solver's table for --analyze, in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 256, requires = "analyze")]
+    /// The solver's table for --analyze with --html, in MiB (the games of
+    /// a page are solved in parallel, sharing it).
+    #[arg(long, value_name = "MB", default_value_t = 256, requires = "html")]
     hash: usize,
 
     #[command(flatten)]

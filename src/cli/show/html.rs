@@ -107,7 +107,7 @@ pub fn run(args: Args, out: &Path) -> Result<Outcome> {
         eprintln!("kifu: {}", report::tally_line(&totals));
         bail!("no game to put on the page");
     }
-    let analyses = match args.html.analyze {
+    let analyses = match args.analyze {
         Some(empties) => Some(analyse(&games, empties, args.html.hash)?),
         None => None,
     };
