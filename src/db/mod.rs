@@ -54,7 +54,7 @@ use crate::select::{self, Facts, Filter};
 use crate::table::Game;
 use crate::{
     GameRecord, Hit, Move, Opening, Openings, Origin, Position, PositionQuery, RecordedMove,
-    RecordedResult, Report, Square, Status, Tags, Winner,
+    RecordedResult, Replay, Report, Square, Status, Tags, Winner,
 };
 use strings::Strings;
 
@@ -236,6 +236,56 @@ fn stripped(record: &GameRecord) -> GameRecord {
     kept
 }
 
+/// The games of a database that reached a position, in input order,
+/// each with the move it played next ([`Database::lookup`]).
+#[derive(Clone, Debug)]
+pub struct Lookup {
+    target: Position,
+    hits: Vec<(u32, Option<Move>)>,
+}
+
+impl Lookup {
+    /// How many games.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.hits.len()
+    }
+
+    /// Whether no game reached the position.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.hits.is_empty()
+    }
+
+    /// Their moves played next and results, as `kifu explore` counts them
+    /// (`db` is the database looked in).
+    #[must_use]
+    pub fn explored(&self, db: &Database) -> Explored {
+        let mut answer = Explored::new(self.target);
+        for &(at, next) in &self.hits {
+            let e = &db.entries[at as usize];
+            answer.add(next, e.winner, e.scores.map(|s| s.0));
+        }
+        answer
+    }
+
+    /// `limit` of the games from `offset` on, with the total.
+    #[must_use]
+    pub fn page(&self, db: &Database, offset: u64, limit: usize) -> Page {
+        let games = self
+            .hits
+            .iter()
+            .skip(usize::try_from(offset).unwrap_or(usize::MAX))
+            .take(limit)
+            .map(|&(at, _)| db.listing(&db.entries[at as usize]))
+            .collect();
+        Page {
+            total: self.hits.len() as u64,
+            games,
+        }
+    }
+}
+
 /// The games of a database that reached a position, one page of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Page {
@@ -256,6 +306,13 @@ pub struct Database {
     moves: Vec<u8>,
     strings: Strings,
     whole: Vec<GameRecord>,
+    /// The games in the order of their moves (sorted by start, then by
+    /// their legal moves), so that neighbours share their first moves,
+    /// once [`Database::finish`] made it.
+    order: Vec<u32>,
+    /// For each game of `order`: 0 when its start differs from the game
+    /// before's, else 1 + the legal moves both begin with (at most 254).
+    shared: Vec<u8>,
 }
 
 impl Database {
@@ -352,12 +409,60 @@ impl Database {
             + self.whole.len() * (std::mem::size_of::<GameRecord>() + 64 * 4)
     }
 
-    /// Gives back memory held for games still to come.
-    pub fn shrink_to_fit(&mut self) {
+    /// Readies the games for lookups once all are in: gives back memory
+    /// held for games to come, and sorts the games by their moves, so that
+    /// a lookup replays the moves games begin with once for all of them
+    /// (the openings they share). Lookups give the same answers before.
+    pub fn finish(&mut self) {
         self.entries.shrink_to_fit();
         self.moves.shrink_to_fit();
         self.whole.shrink_to_fit();
         self.strings.shrink_to_fit();
+        let key = |at: u32| {
+            let e = &self.entries[at as usize];
+            (self.start(e), self.legal_moves(e))
+        };
+        let mut order: Vec<u32> = (0..self.entries.len() as u32)
+            .filter(|&at| self.entries[at as usize].played)
+            .collect();
+        order.par_sort_unstable_by(|&a, &b| {
+            let (sa, ma) = key(a);
+            let (sb, mb) = key(b);
+            (
+                sa.board().black().0,
+                sa.board().white().0,
+                sa.side_to_move() as u8,
+                ma,
+            )
+                .cmp(&(
+                    sb.board().black().0,
+                    sb.board().white().0,
+                    sb.side_to_move() as u8,
+                    mb,
+                ))
+        });
+        let mut shared = Vec::with_capacity(order.len());
+        for (i, &at) in order.iter().enumerate() {
+            let same = if i == 0 {
+                None
+            } else {
+                let (sa, ma) = key(order[i - 1]);
+                let (sb, mb) = key(at);
+                (sa == sb).then(|| ma.iter().zip(mb).take_while(|(x, y)| x == y).count())
+            };
+            shared.push(match same {
+                Some(n) => 1 + n.min(253) as u8,
+                None => 0,
+            });
+        }
+        self.order = order;
+        self.shared = shared;
+    }
+
+    /// The legal moves of a game, a byte each.
+    fn legal_moves(&self, e: &Entry) -> &[u8] {
+        let at = e.moves as usize;
+        &self.moves[at..at + usize::from(e.legal)]
     }
 
     fn text(&self, id: u32) -> Option<&str> {
@@ -415,30 +520,92 @@ impl Database {
         self.reaches(e, query)
     }
 
-    /// Which games reached `query`'s position (any symmetry, any move
-    /// order) among those `filter` keeps, and what each played next: the
-    /// answer of `kifu explore` over the same games.
-    #[must_use]
-    pub fn explore(&self, query: &PositionQuery, filter: &Filter) -> Explored {
-        let target = *query.target();
-        self.entries
+    /// Calls `each` with every game that passes the filters and reaches
+    /// `query`, and where it did, in some order: with the games sorted
+    /// ([`Database::finish`]), those that begin alike are replayed from
+    /// where they part, in parallel a slice of the order at a time.
+    fn scan<T, F>(
+        &self,
+        query: &PositionQuery,
+        filter: &Filter,
+        fresh: impl Fn() -> T + Sync + Send,
+        each: F,
+    ) -> Vec<T>
+    where
+        T: Send,
+        F: Fn(&mut T, usize, &Hit) + Sync + Send,
+    {
+        if self.order.len() != self.entries.iter().filter(|e| e.played).count() {
+            // Not finished: each game replayed alone.
+            return self
+                .entries
+                .par_chunks(CHUNK)
+                .enumerate()
+                .map(|(chunk, entries)| {
+                    let mut part = fresh();
+                    for (i, e) in entries.iter().enumerate() {
+                        if let Some(hit) = self.hit(e, query, filter) {
+                            each(&mut part, chunk * CHUNK + i, &hit);
+                        }
+                    }
+                    part
+                })
+                .collect();
+        }
+        self.order
             .par_chunks(CHUNK)
-            .map(|entries| {
-                let mut part = Explored::new(target);
-                for e in entries {
-                    if let Some(hit) = self.hit(e, query, filter) {
-                        part.add(hit.next, e.winner, e.scores.map(|s| s.0));
+            .zip(self.shared.par_chunks(CHUNK))
+            .map(|(order, shared)| {
+                let mut part = fresh();
+                let mut walk = Walk::default();
+                for (&at, &same) in order.iter().zip(shared) {
+                    walk.shared = walk.shared.min(same);
+                    let e = &self.entries[at as usize];
+                    if !filter.accepts_facts(&self.facts(e)) {
+                        continue;
+                    }
+                    if let Some(position) = filter.position() {
+                        if self.reaches(e, position).is_none() {
+                            continue;
+                        }
+                    }
+                    if let Some(hit) = walk.reaches(self.start(e), self.legal_moves(e), query) {
+                        each(&mut part, at as usize, &hit);
                     }
                 }
                 part
             })
-            .reduce(
-                || Explored::new(target),
-                |mut a, b| {
-                    a.merge(&b);
-                    a
-                },
-            )
+            .collect()
+    }
+
+    /// The games that reached `query`'s position (any symmetry, any move
+    /// order) among those `filter` keeps, each with the move it played
+    /// next: what [`Database::explore`] counts and [`Database::games`]
+    /// lists, found once for both.
+    #[must_use]
+    pub fn lookup(&self, query: &PositionQuery, filter: &Filter) -> Lookup {
+        let parts = self.scan(
+            query,
+            filter,
+            Vec::new,
+            |hits: &mut Vec<(u32, Option<Move>)>, at, hit| {
+                hits.push((at as u32, hit.next));
+            },
+        );
+        let mut hits: Vec<(u32, Option<Move>)> = parts.into_iter().flatten().collect();
+        hits.par_sort_unstable_by_key(|h| h.0);
+        Lookup {
+            target: *query.target(),
+            hits,
+        }
+    }
+
+    /// Which games reached `query`'s position among those `filter` keeps,
+    /// and what each played next: the answer of `kifu explore` over the
+    /// same games.
+    #[must_use]
+    pub fn explore(&self, query: &PositionQuery, filter: &Filter) -> Explored {
+        self.lookup(query, filter).explored(self)
     }
 
     /// The games that reached `query`'s position among those `filter`
@@ -446,33 +613,7 @@ impl Database {
     /// `offset` on, as `kifu explore --games` lists them.
     #[must_use]
     pub fn games(&self, query: &PositionQuery, filter: &Filter, offset: u64, limit: usize) -> Page {
-        let found: Vec<Vec<u32>> = self
-            .entries
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(chunk, entries)| {
-                let mut hits = Vec::new();
-                for (i, e) in entries.iter().enumerate() {
-                    let at = chunk * CHUNK + i;
-                    if self.hit(e, query, filter).is_some() {
-                        hits.push(at as u32);
-                    }
-                }
-                hits
-            })
-            .collect();
-        let total: usize = found.iter().map(Vec::len).sum();
-        let games = found
-            .iter()
-            .flatten()
-            .skip(usize::try_from(offset).unwrap_or(usize::MAX))
-            .take(limit)
-            .map(|&at| self.listing(&self.entries[at as usize]))
-            .collect();
-        Page {
-            total: total as u64,
-            games,
-        }
+        self.lookup(query, filter).page(self, offset, limit)
     }
 
     fn listing(&self, e: &Entry) -> Listing {
@@ -556,5 +697,87 @@ impl Database {
         let name = &self.sources[usize::from(e.source)];
         let game = Game::new(name, &record, &report).with_opening(Database::opening(e));
         serde_json::to_string(&GameJson::from_row(&game)).ok()
+    }
+}
+
+/// A replay over games in the order of their moves: the states of the last
+/// game replayed after each of its moves, and what it found, which the
+/// next game keeps for the moves both begin with.
+#[derive(Default)]
+struct Walk {
+    /// The replay after 0, 1, … moves of the last game replayed.
+    states: Vec<Replay>,
+    /// Where it reached the query: the position's number of moves, and
+    /// the hit.
+    hit: Option<(usize, Hit)>,
+    /// Where it stopped looking (a position with more discs than the
+    /// query's).
+    stop: Option<usize>,
+    /// 0, or 1 + the moves the next game shares with the last one
+    /// replayed (the least over the games passed between).
+    shared: u8,
+}
+
+impl Walk {
+    /// Where a game from `start` with these legal moves reaches `query`:
+    /// what [`PositionQuery::find`] answers, from where it parts from the
+    /// last game replayed.
+    fn reaches(&mut self, start: Position, moves: &[u8], query: &PositionQuery) -> Option<Hit> {
+        let shared = std::mem::replace(&mut self.shared, u8::MAX);
+        let from = if shared == 0 || self.states.is_empty() {
+            self.states.clear();
+            self.states.push(Replay::new(start));
+            self.hit = None;
+            self.stop = None;
+            0
+        } else {
+            // The first `common` moves are the last game's, and so are the
+            // positions before them and after them: whatever was found at
+            // a position whose next move is shared, or where the last game
+            // stopped looking within them.
+            let common = usize::from(shared) - 1;
+            match (self.hit, self.stop) {
+                (Some((t, hit)), _) if t < common => return Some(hit),
+                (None, Some(s)) if s <= common => return None,
+                _ => {}
+            }
+            let l = common.min(self.states.len() - 1);
+            self.states.truncate(l + 1);
+            self.hit = None;
+            self.stop = None;
+            l
+        };
+        let mut replay = self.states[from].clone();
+        for (t, &b) in moves.iter().enumerate().skip(from) {
+            let before = *replay.position();
+            if 64 - before.board().empty().count() > query.discs() {
+                self.stop = Some(t);
+                return None;
+            }
+            let mv = match Square::new(b) {
+                Some(square) => Move::Play(square),
+                None => Move::Pass,
+            };
+            let ply = replay.play(mv, None).ok();
+            if let Some(hit) = query.step(&before, ply.as_ref()) {
+                self.hit = Some((t, hit));
+                return Some(hit);
+            }
+            // The moves are the replay's legal ones.
+            ply?;
+            self.states.push(replay.clone());
+        }
+        let t = moves.len();
+        if 64 - replay.position().board().empty().count() > query.discs() {
+            self.stop = Some(t);
+            return None;
+        }
+        let hit = query.step(replay.position(), None);
+        self.hit = hit.map(|h| (t, h));
+        // Nothing further is known past the last position.
+        if hit.is_none() {
+            self.stop = Some(t + 1);
+        }
+        hit
     }
 }

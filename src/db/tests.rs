@@ -62,6 +62,13 @@ fn games(rng: &mut Rng, n: usize) -> Vec<GameRecord> {
 }
 
 fn database(records: &[GameRecord]) -> Database {
+    let mut db = unsorted(records);
+    db.finish();
+    db
+}
+
+/// The games as pushed, each replayed alone by a lookup.
+fn unsorted(records: &[GameRecord]) -> Database {
     let selection = Selection::new(Filter::default(), true);
     let mut db = Database::new();
     let source = db.add_source("random.txt");
@@ -121,8 +128,18 @@ fn targets(rng: &mut Rng, records: &[GameRecord], n: usize) -> Vec<Position> {
 #[test]
 fn lookups_give_what_the_streaming_replay_gives() {
     let mut rng = Rng::new(2028);
-    let records = games(&mut rng, 3000);
+    let mut records = games(&mut rng, 3000);
+    // Games that begin alike, as openings do: prefixes of others, and
+    // others' first moves with a random ending.
+    for i in 0..600 {
+        let mut copy = records[i * 3].clone();
+        let keep = rng.below(copy.moves.len() + 1);
+        copy.moves.truncate(keep);
+        copy.origin.index = records.len() as u64 + 1;
+        records.push(copy);
+    }
     let db = database(&records);
+    let alone = unsorted(&records);
     assert_eq!(db.len(), records.len());
     let filters: Vec<Filter> = vec![
         Filter::default(),
@@ -144,7 +161,7 @@ fn lookups_give_what_the_streaming_replay_gives() {
             .build(),
     ];
     let mut reached = 0;
-    for (i, target) in targets(&mut rng, &records, 120).into_iter().enumerate() {
+    for (i, target) in targets(&mut rng, &records, 200).into_iter().enumerate() {
         let query = PositionQuery::new(target);
         let filter = &filters[i % filters.len()];
         let (expected, listed) = streamed(&records, &query, filter);
@@ -153,6 +170,11 @@ fn lookups_give_what_the_streaming_replay_gives() {
             serde_json::to_string(&answer).unwrap(),
             serde_json::to_string(&expected).unwrap(),
             "{target} {filter:?}"
+        );
+        assert_eq!(
+            serde_json::to_string(&alone.explore(&query, filter)).unwrap(),
+            serde_json::to_string(&expected).unwrap(),
+            "{target} {filter:?}, unsorted"
         );
         let page = db.games(&query, filter, 0, usize::MAX);
         assert_eq!(page.total, listed.len() as u64);

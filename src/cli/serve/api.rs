@@ -95,6 +95,46 @@ where
         })
 }
 
+/// The games that reached the asked position under the asked filters,
+/// found once for `/api/explore` and `/api/games` alike (a page asks
+/// both at once) and kept for the next requests: the last few lookups are
+/// kept ([`super::CACHED`]), and two requests for the same one share its
+/// scan.
+async fn cached(
+    app: &Arc<App>,
+    params: &Params,
+    query: kifu::PositionQuery,
+    filter: kifu::select::Filter,
+) -> Result<Arc<kifu::db::Lookup>, ApiError> {
+    let key = format!(
+        "{}|{}",
+        query.target(),
+        params.key(&["moves", "board", "offset", "limit"])
+    );
+    let cell = {
+        let mut cache = app.cache.lock().unwrap_or_else(|p| p.into_inner());
+        match cache.iter().position(|(k, _)| *k == key) {
+            Some(at) => {
+                let entry = cache.remove(at).expect("an entry found");
+                let cell = Arc::clone(&entry.1);
+                cache.push_back(entry);
+                cell
+            }
+            None => {
+                let cell = Arc::new(tokio::sync::OnceCell::new());
+                cache.push_back((key, Arc::clone(&cell)));
+                while cache.len() > super::CACHED {
+                    cache.pop_front();
+                }
+                cell
+            }
+        }
+    };
+    cell.get_or_try_init(|| lookup(app, move |app| Arc::new(app.db.lookup(&query, &filter))))
+        .await
+        .cloned()
+}
+
 fn known(extra: &[&'static str]) -> Vec<&'static str> {
     let mut names = vec!["moves", "board"];
     names.extend_from_slice(&FILTERS);
@@ -109,7 +149,8 @@ pub async fn explore(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Re
         let params = Params::parse(raw.as_deref(), &known(&[]))?;
         let query = params.position()?;
         let filter = params.filter()?;
-        let answer = lookup(&app, move |app| app.db.explore(&query, &filter)).await?;
+        let found = cached(&app, &params, query, filter).await?;
+        let answer = found.explored(&app.db);
         let text = serde_json::to_string(&answer).unwrap_or_default() + "\n";
         Ok::<_, ApiError>(json(text))
     };
@@ -124,10 +165,8 @@ pub async fn games(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Resp
         let query = params.position()?;
         let filter = params.filter()?;
         let (offset, limit) = params.page()?;
-        let page = lookup(&app, move |app| {
-            app.db.games(&query, &filter, offset, limit)
-        })
-        .await?;
+        let found = cached(&app, &params, query, filter).await?;
+        let page = found.page(&app.db, offset, limit);
         #[derive(Serialize)]
         struct Body {
             total: u64,

@@ -63,6 +63,18 @@ impl Params {
         self.0.get(name).map(String::as_str)
     }
 
+    /// The parameters but those named in `except`, as one text (`a=1&b=2`,
+    /// in order of name): what a lookup's answer depends on.
+    pub fn key(&self, except: &[&str]) -> String {
+        let mut out = form_urlencoded::Serializer::new(String::new());
+        for (name, value) in &self.0 {
+            if !except.contains(&name.as_str()) {
+                out.append_pair(name, value);
+            }
+        }
+        out.finish()
+    }
+
     /// The value of `name`, which must be given.
     pub fn required(&self, name: &str) -> Result<&str, ApiError> {
         self.get(name)
