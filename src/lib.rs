@@ -36,6 +36,7 @@ pub mod db;
 pub mod explore;
 pub mod formats;
 mod game;
+mod hash;
 pub mod input;
 mod openings;
 pub mod positions;

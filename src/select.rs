@@ -23,8 +23,8 @@ use std::hash::BuildHasherDefault;
 
 use crate::date::RecordDate;
 use crate::game::Replay;
+use crate::hash::PairHasher;
 use crate::openings::{Opening, OpeningClassifier, Openings};
-use crate::positions::PairHasher;
 use crate::query::{Hit, PositionQuery, QueryError};
 use crate::record::{GameRecord, Report, Token, Watch};
 use crate::{Move, Position, Status, Winner};

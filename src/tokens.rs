@@ -18,7 +18,7 @@
 //! # Ok::<(), kifu::ParseSquareError>(())
 //! ```
 
-use crate::formats::Refusal;
+use crate::formats::format::Refusal;
 use crate::record::{GameRecord, Origin, RecordedMove, Token};
 use crate::source::MoveSpans;
 use crate::{Move, Position, Square};

@@ -6,7 +6,7 @@ use std::hash::BuildHasherDefault;
 use crate::batch::pipeline::{run, BatchError, Options};
 use crate::batch::report::{losses, Chosen, Flag, Keeping, SliceReport};
 use crate::formats::{Format, GameReader, GameWriter, WriteError};
-use crate::positions::PairHasher;
+use crate::hash::PairHasher;
 use crate::record::Report;
 use crate::select::{duplicate_key, Findings, Selection};
 use crate::table::Game;

@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use status::{ColorWhen, Outcome};
+
 mod analyze;
 mod archive;
 mod convert;
@@ -26,6 +28,7 @@ mod show;
 mod solve;
 mod split;
 mod stats;
+mod status;
 mod suggest;
 mod train;
 mod validate;
@@ -86,27 +89,6 @@ enum Command {
     },
 }
 
-/// What a subcommand found, mapped to the exit status.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Outcome {
-    /// Every game valid (exit 0).
-    Valid,
-    /// At least one game invalid, reported (exit 1).
-    Invalid,
-    /// An input could not be read, reported (exit 2).
-    Failed,
-}
-
-impl Outcome {
-    fn exit_code(self) -> ExitCode {
-        match self {
-            Outcome::Valid => ExitCode::SUCCESS,
-            Outcome::Invalid => ExitCode::from(1),
-            Outcome::Failed => ExitCode::from(2),
-        }
-    }
-}
-
 fn completions(shell: clap_complete::Shell) -> anyhow::Result<Outcome> {
     use clap::CommandFactory;
     let mut cmd = Cli::command();
@@ -150,30 +132,6 @@ fn man_page(dir: Option<&std::path::Path>) -> anyhow::Result<Outcome> {
         file.commit()?;
     }
     Ok(Outcome::Valid)
-}
-
-/// When to colour output.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorWhen {
-    /// On a terminal, unless `NO_COLOR` is set.
-    Auto,
-    /// Always.
-    Always,
-    /// Never.
-    Never,
-}
-
-impl ColorWhen {
-    /// Whether to colour standard output.
-    pub fn enabled(self) -> bool {
-        match self {
-            ColorWhen::Always => true,
-            ColorWhen::Never => false,
-            ColorWhen::Auto => {
-                anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
-            }
-        }
-    }
 }
 
 /// Whether an error chain ends in a closed pipe, which ends quietly.

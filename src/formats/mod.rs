@@ -20,7 +20,7 @@ use crate::GameRecord;
 pub mod chunk;
 pub mod csv;
 pub mod features;
-mod format;
+pub(crate) mod format;
 pub mod ggf;
 pub mod jsonl;
 pub mod lines;

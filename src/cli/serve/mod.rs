@@ -24,7 +24,8 @@ use kifu::db::{Database, Prepared};
 
 use super::io::InputArgs;
 use super::run::{run_inputs, Out, Replayed};
-use super::{output, report, Outcome};
+use super::status::Outcome;
+use super::{output, report};
 
 /// Browse games by position in a web page: each next move's games and
 /// results on its square, the games that reached the position, a click to

@@ -12,11 +12,12 @@ use kifu::web::page::GamePage;
 use kifu::{GameRecord, Opening, Report};
 use rayon::prelude::*;
 
-use super::super::io::InputArgs;
-use super::super::output::{self, AtomicFile, Target};
-use super::super::run::{run_inputs, Out, Replay, Replayed, Totals};
-use super::super::{report, Outcome};
-use super::Args;
+use crate::cli::io::InputArgs;
+use crate::cli::output::{self, AtomicFile, Target};
+use crate::cli::report;
+use crate::cli::run::{run_inputs, Out, Replay, Replayed, Totals};
+use crate::cli::show::args::Args;
+use crate::cli::status::Outcome;
 
 /// A game for the page: its record, replay and opening.
 type Kept = (GameRecord, Report, Option<&'static Opening>);
@@ -89,7 +90,7 @@ pub fn run(args: Args, out: &Path) -> Result<Outcome> {
         read(&args)?
     } else {
         // Moves typed on the command line: one game.
-        let loaded = super::load(&args)?;
+        let loaded = crate::cli::show::args::load(&args)?;
         let selection = kifu::select::Selection::new(kifu::select::Filter::default(), true);
         let (report, found) = selection.replay(&loaded.record);
         let mut totals = Totals {

@@ -108,7 +108,7 @@ pub fn open<'a>(
         .and_then(|file| Reader::from_file(file, options));
     match reader {
         Ok(reader) => Box::new(reader),
-        Err(err) => Box::new(crate::formats::Games(std::iter::once(Err(err)))),
+        Err(err) => Box::new(crate::formats::format::Games(std::iter::once(Err(err)))),
     }
 }
 
