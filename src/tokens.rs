@@ -134,14 +134,20 @@ pub fn encode(record: &GameRecord) -> Result<[i8; LENGTH], Refusal> {
 /// row is dropped unseen ([`NULL`] stands for a missing value of a
 /// Parquet list). `origin` says where the row is, `spans` where its
 /// tokens are.
+/// Any integer type: a row of `u8` (numbers `0..=255`) decodes as its
+/// numbers widened would.
 #[must_use]
-pub fn decode(row: &[i64], origin: Origin, spans: MoveSpans) -> GameRecord {
+pub fn decode<T: Copy + Into<i64>>(row: &[T], origin: Origin, spans: MoveSpans) -> GameRecord {
     let mut record = GameRecord::new(Position::start());
     record.origin = origin;
     record.spans = spans;
-    let end = row.iter().rposition(|&t| t != 0).map_or(0, |i| i + 1);
-    record.moves.reserve(end);
+    let end = row
+        .iter()
+        .rposition(|&t| t.into() != 0)
+        .map_or(0, |i| i + 1);
+    record.moves.reserve_exact(end);
     for (i, &t) in row[..end].iter().enumerate() {
+        let t: i64 = t.into();
         match square(t) {
             Some(s) => record.moves.push(RecordedMove::new(Move::Play(s))),
             None => {

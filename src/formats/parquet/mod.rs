@@ -29,6 +29,7 @@ use crate::table::{self, Game, Value};
 use crate::Color;
 
 mod read;
+mod rows;
 
 pub use read::{open, sniff, Reader, TOKEN_COLUMNS};
 

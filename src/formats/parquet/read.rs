@@ -11,19 +11,26 @@
 //!
 //! A row's place is its number in the file (`origin.index`); Parquet has
 //! no lines.
+//!
+//! A token column is read a few hundred rows at a time and handed to the
+//! batch pipeline as raw chunks of packed rows (`rows.rs`), turned into
+//! games in its workers; a game table a row group at a time.
 
 use std::fs::File;
 use std::io::{self, BufRead, Seek, SeekFrom};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use parquet::basic::Type as PhysicalType;
-use parquet::column::reader::{get_typed_column_reader, ColumnReader};
+use parquet::column::reader::{get_typed_column_reader, ColumnReader, ColumnReaderImpl};
 use parquet::data_type::{
     BoolType, ByteArray, ByteArrayType, DataType, DoubleType, FloatType, Int32Type, Int64Type,
 };
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnDescriptor;
 
+use super::rows::{self, Levels, TokenParser};
+use crate::formats::chunk::{ChunkParser, Chunker, RawChunk};
 use crate::formats::csv;
 use crate::formats::format::{GameReader, ReadOptions};
 use crate::record::{GameRecord, Origin};
@@ -34,8 +41,12 @@ use crate::tokens;
 /// The names of a token column, best first (compared ignoring case).
 pub const TOKEN_COLUMNS: [&str; 3] = ["tokens", "input_ids", "games"];
 
-/// Rows decoded at a time from a token column.
+/// Rows decoded at a time from a game table's column.
 const BATCH: usize = 4096;
+
+/// Packed bytes a token chunk is cut at when read game by game (not by
+/// the pipeline, which asks for its own size).
+const CHUNK_BYTES: usize = 64 << 10;
 
 /// Whether the input starts as a Parquet file does.
 #[must_use]
@@ -43,7 +54,7 @@ pub fn sniff(head: &[u8]) -> bool {
     head.starts_with(b"PAR1")
 }
 
-fn error(message: impl Into<String>) -> ReadError {
+pub(super) fn error(message: impl Into<String>) -> ReadError {
     ReadError::Syntax(ParseError::at(Span::binary(0, 0), message.into()))
 }
 
@@ -69,14 +80,30 @@ enum Kind {
     },
 }
 
-/// Reads the games of a Parquet file, a row group at a time.
+/// The column reader of the row group being read, with its values'
+/// buffer.
+enum Open {
+    Int32(ColumnReaderImpl<Int32Type>, Vec<i32>),
+    Int64(ColumnReaderImpl<Int64Type>, Vec<i64>),
+}
+
+/// Reads the games of a Parquet file: a token column a chunk of rows at a
+/// time, a game table a row group at a time.
 pub struct Reader {
     file: SerializedFileReader<File>,
     kind: Kind,
+    /// The next row group to open.
     group: usize,
+    /// Rows read so far.
     rows: u64,
     games: std::vec::IntoIter<GameRecord>,
     done: bool,
+    /// The token column of the row group being read.
+    open: Option<Open>,
+    levels: Levels,
+    parser: Arc<dyn ChunkParser>,
+    /// Bytes of chunks worked on, to pack the next ones into.
+    spares: Vec<Vec<u8>>,
 }
 
 /// Copies a stream into an unnamed temporary file: Parquet's footer is
@@ -205,6 +232,10 @@ impl Reader {
             rows: 0,
             games: Vec::new().into_iter(),
             done: false,
+            open: None,
+            levels: Levels::default(),
+            parser: Arc::new(TokenParser),
+            spares: Vec::new(),
         })
     }
 
@@ -214,7 +245,7 @@ impl Reader {
         u64::try_from(self.file.metadata().file_metadata().num_rows()).unwrap_or(0)
     }
 
-    /// The games of the next row group.
+    /// The games of the next row group of a game table.
     fn next_group(&mut self) -> Result<Option<Vec<GameRecord>>, ReadError> {
         if self.group >= self.file.num_row_groups() {
             return Ok(None);
@@ -223,25 +254,7 @@ impl Reader {
         self.group += 1;
         let base = self.rows;
         let games = match &self.kind {
-            Kind::Tokens {
-                column,
-                physical,
-                max_def,
-                null_def,
-            } => {
-                let reader = group.get_column_reader(*column).map_err(parquet_error)?;
-                let rows = usize::try_from(group.metadata().num_rows()).unwrap_or(0);
-                match physical {
-                    PhysicalType::INT32 => {
-                        token_rows::<Int32Type>(reader, rows, (*max_def, *null_def), base, |v| {
-                            i64::from(*v)
-                        })?
-                    }
-                    _ => {
-                        token_rows::<Int64Type>(reader, rows, (*max_def, *null_def), base, |v| *v)?
-                    }
-                }
-            }
+            Kind::Tokens { .. } => return Ok(None),
             Kind::Table { columns, moves } => {
                 let rows = usize::try_from(group.metadata().num_rows()).unwrap_or(0);
                 let mut cells: Vec<Vec<Option<String>>> = Vec::with_capacity(columns.len());
@@ -306,66 +319,6 @@ fn table_kind(leaves: &[std::sync::Arc<ColumnDescriptor>], moves: Option<String>
         .map(|(i, l)| (i, top_name(l).to_owned(), l.max_def_level()))
         .collect();
     Kind::Table { columns, moves }
-}
-
-/// The rows of a list column of integers as games, numbered from
-/// `base + 1`.
-fn token_rows<T: DataType>(
-    reader: ColumnReader,
-    rows: usize,
-    (max_def, null_def): (i16, Option<i16>),
-    base: u64,
-    widen: impl Fn(&T::T) -> i64,
-) -> Result<Vec<GameRecord>, ReadError>
-where
-    T::T: Default + Clone,
-{
-    let mut reader = get_typed_column_reader::<T>(reader);
-    let mut games = Vec::with_capacity(rows);
-    let (mut defs, mut reps, mut values) = (Vec::new(), Vec::new(), Vec::new());
-    let mut row: Vec<i64> = Vec::with_capacity(64);
-    let mut started = false;
-    let finish = |row: &mut Vec<i64>, games: &mut Vec<GameRecord>| {
-        let origin = Origin {
-            index: base + games.len() as u64 + 1,
-            line: None,
-            byte: 0,
-            text: None,
-        };
-        games.push(tokens::decode(row, origin, MoveSpans::Unknown));
-        row.clear();
-    };
-    loop {
-        defs.clear();
-        reps.clear();
-        values.clear();
-        let (records, _, levels) = reader
-            .read_records(BATCH, Some(&mut defs), Some(&mut reps), &mut values)
-            .map_err(parquet_error)?;
-        if records == 0 && levels == 0 {
-            break;
-        }
-        let mut next = values.iter();
-        for (&def, &rep) in defs.iter().zip(&reps).take(levels) {
-            if rep == 0 {
-                if started {
-                    finish(&mut row, &mut games);
-                }
-                started = true;
-            }
-            if def == max_def {
-                row.push(next.next().map_or(tokens::NULL, &widen));
-            } else if Some(def) == null_def {
-                // A null element of a list of nullable integers.
-                row.push(tokens::NULL);
-            }
-            // Lower: an empty or null list, a game without moves.
-        }
-    }
-    if started {
-        finish(&mut row, &mut games);
-    }
-    Ok(games)
 }
 
 /// The values of a flat column as text, `None` for a null.
@@ -447,6 +400,22 @@ impl Iterator for Reader {
             if self.done {
                 return None;
             }
+            if let Kind::Tokens { .. } = self.kind {
+                match Chunker::next_chunk(self, CHUNK_BYTES)? {
+                    Ok(chunk) => {
+                        let mut games = Vec::new();
+                        self.parser.parse(&chunk, None, &mut games);
+                        let first = chunk.games_before.unwrap_or(0);
+                        for (i, game) in games.iter_mut().enumerate() {
+                            game.origin.index = first + i as u64 + 1;
+                        }
+                        self.recycle(chunk.bytes);
+                        self.games = games.into_iter();
+                        continue;
+                    }
+                    Err(err) => return Some(Err(err)),
+                }
+            }
             match self.next_group() {
                 Ok(Some(games)) => self.games = games.into_iter(),
                 Ok(None) => {
@@ -462,4 +431,115 @@ impl Iterator for Reader {
     }
 }
 
-impl GameReader for Reader {}
+impl GameReader for Reader {
+    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
+        let fresh = self.group == 0 && self.rows == 0 && !self.done;
+        (fresh && matches!(self.kind, Kind::Tokens { .. })).then_some(self as &mut dyn Chunker)
+    }
+}
+
+impl Reader {
+    /// Opens the token column of the next row group; `false` after the
+    /// last.
+    fn open_group(&mut self) -> Result<bool, ReadError> {
+        let Kind::Tokens {
+            column, physical, ..
+        } = self.kind
+        else {
+            return Ok(false);
+        };
+        if self.group >= self.file.num_row_groups() {
+            return Ok(false);
+        }
+        let group = self.file.get_row_group(self.group).map_err(parquet_error)?;
+        self.group += 1;
+        let reader = group.get_column_reader(column).map_err(parquet_error)?;
+        self.open = Some(match physical {
+            PhysicalType::INT32 => Open::Int32(get_typed_column_reader(reader), Vec::new()),
+            _ => Open::Int64(get_typed_column_reader(reader), Vec::new()),
+        });
+        Ok(true)
+    }
+
+    /// Packs about `size` bytes of rows of the token column onto `bytes`;
+    /// the rows packed, 0 at the end of the file.
+    fn pack(&mut self, size: usize, bytes: &mut Vec<u8>) -> Result<usize, ReadError> {
+        let Kind::Tokens {
+            max_def, null_def, ..
+        } = self.kind
+        else {
+            return Ok(0);
+        };
+        // A row of 60 tokens packs into 61 bytes.
+        let want = (size / (tokens::LENGTH + 1)).max(1);
+        loop {
+            if self.open.is_none() && !self.open_group()? {
+                return Ok(0);
+            }
+            let packed = match &mut self.open {
+                None => return Ok(0),
+                Some(Open::Int32(reader, values)) => rows::pack(
+                    reader,
+                    values,
+                    &mut self.levels,
+                    want,
+                    (max_def, null_def),
+                    bytes,
+                    |v| i64::from(*v),
+                ),
+                Some(Open::Int64(reader, values)) => rows::pack(
+                    reader,
+                    values,
+                    &mut self.levels,
+                    want,
+                    (max_def, null_def),
+                    bytes,
+                    |v| *v,
+                ),
+            }
+            .map_err(parquet_error)?;
+            if packed > 0 {
+                return Ok(packed);
+            }
+            // The end of the row group.
+            self.open = None;
+        }
+    }
+}
+
+impl Chunker for Reader {
+    /// Whole rows of the token column, about `size` packed bytes of them
+    /// (a chunk ends at the end of a row group); the rows before it
+    /// numbered.
+    fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
+        if self.done {
+            return None;
+        }
+        let mut bytes = self.spares.pop().unwrap_or_default();
+        rows::start(&mut bytes);
+        match self.pack(size, &mut bytes) {
+            Ok(0) => {
+                self.done = true;
+                None
+            }
+            Ok(n) => {
+                rows::seal(&mut bytes, n);
+                let mut chunk = RawChunk::new(bytes, 0, 0, Arc::clone(&self.parser));
+                chunk.games_before = Some(self.rows);
+                self.rows += n as u64;
+                Some(Ok(chunk))
+            }
+            Err(err) => {
+                self.done = true;
+                Some(Err(err))
+            }
+        }
+    }
+
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        // As many as the pipeline keeps in flight.
+        if self.spares.len() < 1024 {
+            self.spares.push(bytes);
+        }
+    }
+}
