@@ -64,20 +64,28 @@ pub(super) fn pack<T: DataType>(
     let (defs, reps) = (&defs[..read.min(defs.len())], &reps[..read.min(reps.len())]);
     out.reserve(read + rows);
     let mut begun = 0;
-    // Every element there and a token: a byte each (the usual case).
+    // Every element there and a token: a byte each (the usual case). The
+    // checks and the copy run without branches on the data, so that they
+    // vectorise.
     if values.len() == read
-        && defs.iter().all(|&d| d == max_def)
-        && values
-            .iter()
-            .all(|v| (0..=tokens::LENGTH as i64).contains(&widen(v)))
+        && reps.len() == read
+        && defs.iter().fold(true, |all, &d| all & (d == max_def))
+        && values.iter().fold(true, |all, v| {
+            all & ((widen(v) as u64) <= tokens::LENGTH as u64)
+        })
     {
+        let begun = reps.iter().filter(|&&r| r == 0).count();
+        let at = out.len();
+        out.resize(at + read + begun, ROW);
+        let packed = &mut out[at..];
+        let mut j = 0;
         for (&rep, v) in reps.iter().zip(values.iter()) {
-            if rep == 0 {
-                out.push(ROW);
-                begun += 1;
-            }
+            // A ROW byte, kept only where a row begins.
+            packed[j] = ROW;
+            j += usize::from(rep == 0);
             // Checked above: 0..=60.
-            out.push(widen(v) as u8);
+            packed[j] = widen(v) as u8;
+            j += 1;
         }
         return Ok(begun);
     }
