@@ -29,10 +29,10 @@ use parquet::data_type::{
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnDescriptor;
 
-use super::rows::{self, Levels, TokenParser};
 use crate::formats::chunk::{ChunkParser, Chunker, RawChunk};
 use crate::formats::csv;
 use crate::formats::format::{GameReader, ReadOptions};
+use crate::formats::parquet::rows::{self, Levels, TokenParser};
 use crate::record::{GameRecord, Origin};
 use crate::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::table::push_csv_field;
