@@ -12,9 +12,14 @@
 //! beside (without its source spans), so that [`Database::record`] gives
 //! back the record that was read, whatever the format.
 //!
-//! A lookup replays each game's legal moves up to the position's count of
-//! discs ([`PositionQuery::find`]) in parallel: the loaded games once at
-//! most, whatever the filters.
+//! Once all games are in ([`Database::finish`]), a position index tells
+//! for each count of discs which board each game stood on, as a byte
+//! hash: a lookup replays only the games whose byte matches, about the
+//! games that reach the position and one in 256 of the others. Without
+//! the index (before `finish`, or a board of fewer than 4 discs), a
+//! lookup replays each game's legal moves up to the position's count of
+//! discs ([`PositionQuery::find`]). Either way the candidates are
+//! replayed exactly, in parallel, so the index never changes an answer.
 //!
 //! ```
 //! use kifu::db::{Database, Prepared};
@@ -313,6 +318,57 @@ pub struct Database {
     /// For each game of `order`: 0 when its start differs from the game
     /// before's, else 1 + the legal moves both begin with (at most 254).
     shared: Vec<u8>,
+    /// The position index [`Database::finish`] builds; see [`Index`].
+    index: Index,
+}
+
+/// Fewest discs a position the index knows has: positions of fewer
+/// (only games from other starts reach them) are looked up by a scan.
+const INDEXED_FROM: u32 = 4;
+/// Columns of the index: one for each count of discs from
+/// [`INDEXED_FROM`] to 64.
+const COLUMNS: usize = (65 - INDEXED_FROM) as usize;
+
+/// Which games may reach a position, found without replaying them: for
+/// each count of discs, a byte for each game, a hash of the board it
+/// stood on with that many discs (0 for none: it never had that many),
+/// the same for the eight images of the board and either side to move.
+///
+/// A game reaches a position only by standing on an image of its board,
+/// and every move adds a disc, so the games whose byte in the column of
+/// the position's discs is the position's hash are all that may reach
+/// it; about one in 256 of the others share the hash by chance. A lookup
+/// replays the candidates alone, exactly as a scan does, so the index
+/// only chooses which games to replay and never changes an answer. A
+/// byte a game (and count of discs): about 61 bytes a game.
+#[derive(Debug, Default)]
+struct Index {
+    /// Column `c` (the positions of `INDEXED_FROM + c` discs) holds
+    /// `games` bytes from `c * games`.
+    hashes: Vec<u8>,
+    games: usize,
+}
+
+impl Index {
+    /// The byte of a board in the index: the same for its eight images,
+    /// never 0.
+    fn hash(board: &crate::Board) -> u8 {
+        let key = Position::new(*board, crate::Color::Black).canonical_key().0;
+        let mut x = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 31;
+        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^= x >> 29;
+        match (x >> 56) as u8 {
+            0 => 1,
+            h => h,
+        }
+    }
+
+    /// The column of positions of `discs` discs, if the index has one.
+    fn column(&self, discs: u32) -> Option<&[u8]> {
+        let c = usize::try_from(discs.checked_sub(INDEXED_FROM)?).ok()?;
+        (c < COLUMNS && self.games > 0).then(|| &self.hashes[c * self.games..(c + 1) * self.games])
+    }
 }
 
 impl Database {
@@ -407,6 +463,7 @@ impl Database {
             + self.moves.capacity()
             + self.strings.heap_bytes()
             + self.whole.len() * (std::mem::size_of::<GameRecord>() + 64 * 4)
+            + self.index.hashes.capacity()
     }
 
     /// Readies the games for lookups once all are in: gives back memory
@@ -457,6 +514,79 @@ impl Database {
         }
         self.order = order;
         self.shared = shared;
+        self.index = self.build_index();
+    }
+
+    /// The position index of the games held ([`Index`]), each game
+    /// replayed once, in parallel.
+    fn build_index(&self) -> Index {
+        let games = self.entries.len();
+        if games == 0 {
+            return Index::default();
+        }
+        let mut hashes = vec![0u8; COLUMNS * games];
+        // Each task writes its games' bytes in every column.
+        let mut tasks: Vec<Vec<&mut [u8]>> = (0..games.div_ceil(CHUNK))
+            .map(|_| Vec::with_capacity(COLUMNS))
+            .collect();
+        for column in hashes.chunks_mut(games) {
+            for (task, part) in tasks.iter_mut().zip(column.chunks_mut(CHUNK)) {
+                task.push(part);
+            }
+        }
+        tasks
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(task, mut parts)| {
+                let first = task * CHUNK;
+                for (i, e) in self.entries[first..].iter().take(CHUNK).enumerate() {
+                    if !e.played {
+                        continue;
+                    }
+                    let mut replay = Replay::new(self.start(e));
+                    let mut note = |position: &Position| {
+                        let discs = 64 - position.board().empty().count();
+                        if let Some(c) = discs.checked_sub(INDEXED_FROM) {
+                            parts[c as usize][i] = Index::hash(position.board());
+                        }
+                    };
+                    note(replay.position());
+                    for &b in self.legal_moves(e) {
+                        let mv = match Square::new(b) {
+                            Some(square) => Move::Play(square),
+                            None => Move::Pass,
+                        };
+                        // The moves are the replay's legal ones.
+                        if replay.play(mv, None).is_err() {
+                            break;
+                        }
+                        note(replay.position());
+                    }
+                }
+            });
+        Index { hashes, games }
+    }
+
+    /// The games that may reach `query`'s position, in input order, from
+    /// the index: `None` when it has none for the position (before
+    /// [`Database::finish`], or a board of fewer discs than it knows).
+    fn candidates(&self, query: &PositionQuery) -> Option<Vec<u32>> {
+        let column = self.index.column(query.discs())?;
+        let hash = Index::hash(query.target().board());
+        let parts: Vec<Vec<u32>> = column
+            .par_chunks(CHUNK * 16)
+            .enumerate()
+            .map(|(chunk, bytes)| {
+                let first = chunk * CHUNK * 16;
+                bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &h)| h == hash)
+                    .map(|(i, _)| (first + i) as u32)
+                    .collect()
+            })
+            .collect();
+        Some(parts.concat())
     }
 
     /// The legal moves of a game, a byte each.
@@ -584,6 +714,28 @@ impl Database {
     /// lists, found once for both.
     #[must_use]
     pub fn lookup(&self, query: &PositionQuery, filter: &Filter) -> Lookup {
+        if let Some(candidates) = self.candidates(query) {
+            // Each candidate replayed alone, as a scan of unsorted games
+            // does; already in input order.
+            let hits = candidates
+                .par_chunks(256)
+                .flat_map_iter(|games| {
+                    games.iter().filter_map(|&at| {
+                        let e = &self.entries[at as usize];
+                        self.hit(e, query, filter).map(|hit| (at, hit.next))
+                    })
+                })
+                .collect();
+            return Lookup {
+                target: *query.target(),
+                hits,
+            };
+        }
+        self.scan_lookup(query, filter)
+    }
+
+    /// [`Database::lookup`] by a scan of every game.
+    fn scan_lookup(&self, query: &PositionQuery, filter: &Filter) -> Lookup {
         let parts = self.scan(
             query,
             filter,
