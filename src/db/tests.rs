@@ -7,7 +7,7 @@ use super::*;
 use crate::formats::jsonl::GameJson;
 use crate::select::{FilterBuilder, Selection};
 use crate::testkit::{decorate, random_game, Play, Rng};
-use crate::{Color, RecordedMove, Replay};
+use crate::{Color, RecordedMove, Replay, Symmetry};
 
 /// Random games, some decorated, some broken, a few from other starts.
 fn games(rng: &mut Rng, n: usize) -> Vec<GameRecord> {
@@ -103,6 +103,46 @@ fn streamed(
     (answer, listed)
 }
 
+/// `record` under a symmetry: its start and its moves turned.
+fn turned(record: &GameRecord, symmetry: Symmetry) -> GameRecord {
+    let mut copy = record.clone();
+    copy.start = record.start.transform(symmetry);
+    for m in &mut copy.moves {
+        if let Token::Move(Move::Play(square)) = m.token {
+            m.token = Token::Move(Move::Play(square.transform(symmetry)));
+        }
+    }
+    copy
+}
+
+/// `record` with two moves of one side swapped (moves `at` and `at + 2`)
+/// where both orders are legal and lead to the same position: a
+/// transposition, the rest of the game unchanged.
+fn transposed(record: &GameRecord, at: usize) -> Option<GameRecord> {
+    let after = |moves: &[RecordedMove]| {
+        let mut replay = Replay::new(record.start);
+        for m in moves {
+            let Token::Move(mv @ Move::Play(_)) = m.token else {
+                return None;
+            };
+            let ply = replay.play(mv, None).ok()?;
+            if ply.implicit_pass {
+                return None;
+            }
+        }
+        Some(*replay.position())
+    };
+    let moves = record.moves.get(..at + 3)?;
+    let mut swapped = moves.to_vec();
+    swapped.swap(at, at + 2);
+    let (a, b) = (after(moves)?, after(&swapped)?);
+    (a == b && moves != swapped.as_slice()).then(|| {
+        let mut copy = record.clone();
+        copy.moves[..at + 3].clone_from_slice(&swapped);
+        copy
+    })
+}
+
 /// Positions the games went through: where they stood before some move.
 fn targets(rng: &mut Rng, records: &[GameRecord], n: usize) -> Vec<Position> {
     let mut out = vec![Position::start()];
@@ -120,6 +160,10 @@ fn targets(rng: &mut Rng, records: &[GameRecord], n: usize) -> Vec<Position> {
         if rng.chance(10) {
             position.pass();
         }
+        if rng.chance(4) {
+            // An image of it: games stand on it under another symmetry.
+            position = position.transform(rng.pick(&Symmetry::ALL));
+        }
         out.push(position);
     }
     out
@@ -135,6 +179,22 @@ fn lookups_give_what_the_streaming_replay_gives() {
         let mut copy = records[i * 3].clone();
         let keep = rng.below(copy.moves.len() + 1);
         copy.moves.truncate(keep);
+        copy.origin.index = records.len() as u64 + 1;
+        records.push(copy);
+    }
+    // Games that reach the same positions as others under another
+    // symmetry, or by another move order.
+    for i in 0..600 {
+        let mut copy = if i % 2 == 0 {
+            turned(&records[i * 5], rng.pick(&Symmetry::ALL))
+        } else {
+            let record = &records[i * 5];
+            let at = rng.below(record.moves.len().clamp(3, 30) - 2);
+            match transposed(record, at) {
+                Some(copy) => copy,
+                None => continue,
+            }
+        };
         copy.origin.index = records.len() as u64 + 1;
         records.push(copy);
     }
@@ -161,10 +221,29 @@ fn lookups_give_what_the_streaming_replay_gives() {
             .build(),
     ];
     let mut reached = 0;
-    for (i, target) in targets(&mut rng, &records, 200).into_iter().enumerate() {
+    let mut depths = std::collections::BTreeSet::new();
+    let mut positions = targets(&mut rng, &records, 300);
+    // Where games ended: full boards among them.
+    for record in &records[..40] {
+        let mut replay = Replay::new(record.start);
+        for m in &record.moves {
+            let Token::Move(mv) = m.token else { break };
+            if replay.play(mv, None).is_err() {
+                break;
+            }
+        }
+        positions.push(*replay.position());
+    }
+    for (i, target) in positions.into_iter().enumerate() {
         let query = PositionQuery::new(target);
         let filter = &filters[i % filters.len()];
         let (expected, listed) = streamed(&records, &query, filter);
+        // Found by the index, which gives every game that reaches the
+        // position (and others, replayed and dropped).
+        let candidates = db.candidates(&query).expect("an indexed position");
+        assert!(candidates.len() >= listed.len());
+        assert!(alone.candidates(&query).is_none());
+        depths.insert(query.discs());
         let answer = db.explore(&query, filter);
         assert_eq!(
             serde_json::to_string(&answer).unwrap(),
@@ -188,6 +267,56 @@ fn lookups_give_what_the_streaming_replay_gives() {
         reached += expected.games();
     }
     assert!(reached > 10_000, "{reached}");
+    // Positions of every count of discs, the first and last the index
+    // knows among them.
+    assert!(depths.len() > 50 && depths.contains(&4) && depths.contains(&64));
+}
+
+/// Boards of fewer discs than the index knows (games from such a start
+/// only) are found by a scan, with the same answers.
+#[test]
+fn positions_the_index_does_not_know_are_scanned() {
+    let mut records = Vec::new();
+    for (i, text) in ["f5d6", "", "c4"].iter().enumerate() {
+        let mut record = if text.is_empty() {
+            // Three discs, and nothing played.
+            let board = format!("{}O-------XX{} X", "-".repeat(27), "-".repeat(27));
+            GameRecord::new(board.parse().unwrap())
+        } else {
+            crate::testkit::transcript(text)
+        };
+        record.origin.index = i as u64 + 1;
+        records.push(record);
+    }
+    let db = database(&records);
+    for target in [records[1].start, Position::start()] {
+        let query = PositionQuery::new(target);
+        assert_eq!(
+            db.candidates(&query).is_none(),
+            query.discs() < INDEXED_FROM
+        );
+        for filter in [Filter::default(), Filter::builder().player("x").build()] {
+            let (expected, listed) = streamed(&records, &query, &filter);
+            let answer = db.explore(&query, &filter);
+            assert_eq!(
+                serde_json::to_string(&answer).unwrap(),
+                serde_json::to_string(&expected).unwrap()
+            );
+            let page = db.games(&query, &filter, 0, 10);
+            let indices: Vec<u64> = page.games.iter().map(|g| g.index).collect();
+            assert_eq!(indices, listed);
+        }
+    }
+    assert_eq!(
+        db.games(
+            &PositionQuery::new(records[1].start),
+            &Filter::default(),
+            0,
+            9
+        )
+        .total,
+        1
+    );
 }
 
 #[test]
