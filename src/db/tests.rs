@@ -184,6 +184,7 @@ fn lookups_give_what_the_streaming_replay_gives() {
     }
     // Games that reach the same positions as others under another
     // symmetry, or by another move order.
+    let mut swapped = 0;
     for i in 0..600 {
         let mut copy = if i % 2 == 0 {
             turned(&records[i * 5], rng.pick(&Symmetry::ALL))
@@ -191,13 +192,17 @@ fn lookups_give_what_the_streaming_replay_gives() {
             let record = &records[i * 5];
             let at = rng.below(record.moves.len().clamp(3, 30) - 2);
             match transposed(record, at) {
-                Some(copy) => copy,
+                Some(copy) => {
+                    swapped += 1;
+                    copy
+                }
                 None => continue,
             }
         };
         copy.origin.index = records.len() as u64 + 1;
         records.push(copy);
     }
+    assert!(swapped >= 20, "{swapped} transposed games");
     let db = database(&records);
     let alone = unsorted(&records);
     assert_eq!(db.len(), records.len());
