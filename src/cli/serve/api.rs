@@ -1,6 +1,7 @@
 //! The JSON API (SPEC section 11): `/api/explore`, `/api/games`,
-//! `/api/game` and `/api/info`. Each lookup scans the loaded games once at
-//! most, on the blocking pool, a bounded number at a time.
+//! `/api/game` and `/api/info`. Each lookup replays the games the
+//! database's position index names (all of them at most), on the blocking
+//! pool, a bounded number at a time.
 
 use std::sync::Arc;
 
@@ -99,7 +100,7 @@ where
 /// found once for `/api/explore` and `/api/games` alike (a page asks
 /// both at once) and kept for the next requests: the last few lookups are
 /// kept ([`super::CACHED`]), and two requests for the same one share its
-/// scan.
+/// lookup.
 async fn cached(
     app: &Arc<App>,
     params: &Params,
