@@ -38,6 +38,7 @@ pub mod formats;
 mod game;
 mod hash;
 pub mod input;
+mod npy;
 mod openings;
 pub mod positions;
 mod query;

@@ -370,27 +370,11 @@ pub fn push_npy(out: &mut Vec<u8>, game: u32, row: &Row) {
     out.extend_from_slice(&record);
 }
 
-/// The `.npy` header (format version 1.0) of `count` records: magic,
-/// version, length, and the dictionary padded with spaces to a multiple
-/// of 64 bytes. Its length is the same for every count, so a writer can
-/// put it first and write it again with the count at the end.
+/// The `.npy` header (format version 1.0) of `count` records, of the
+/// same length for every count ([`crate::npy::header`]).
 #[must_use]
 pub fn npy_header(count: u64) -> Vec<u8> {
-    let dict = |count: u64| {
-        format!("{{'descr': {NPY_DESCR}, 'fortran_order': False, 'shape': ({count},), }}")
-    };
-    // Room for the largest count: the length never changes.
-    let room = dict(u64::MAX).len() + 1;
-    let total = (10 + room).div_ceil(64) * 64;
-    let mut text = dict(count);
-    text.push_str(&" ".repeat(total - 10 - text.len() - 1));
-    text.push('\n');
-    let mut header = Vec::with_capacity(total);
-    header.extend_from_slice(b"\x93NUMPY\x01\x00");
-    // `total` is a few hundred bytes.
-    header.extend_from_slice(&((total - 10) as u16).to_le_bytes());
-    header.extend_from_slice(text.as_bytes());
-    header
+    crate::npy::header(NPY_DESCR, &[], count)
 }
 
 #[cfg(test)]

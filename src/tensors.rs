@@ -139,21 +139,8 @@ impl Columns {
 #[must_use]
 pub fn npy_header(k: usize, rows: u64) -> Vec<u8> {
     let (_, descr) = ARRAYS[k.min(ARRAYS.len() - 1)];
-    let shape = if k < PLANES {
-        format!("({rows}, 8, 8)")
-    } else {
-        format!("({rows},)")
-    };
-    let mut text = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    let total = (10 + text.len() + 1).div_ceil(64) * 64;
-    text.push_str(&" ".repeat(total - 10 - text.len() - 1));
-    text.push('\n');
-    let mut header = Vec::with_capacity(total);
-    header.extend_from_slice(b"\x93NUMPY\x01\x00");
-    // A header of a few dozen bytes.
-    header.extend_from_slice(&((total - 10) as u16).to_le_bytes());
-    header.extend_from_slice(text.as_bytes());
-    header
+    let tail: &[usize] = if k < PLANES { &[8, 8] } else { &[] };
+    crate::npy::header(&format!("'{descr}'"), tail, rows)
 }
 
 #[cfg(test)]

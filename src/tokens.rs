@@ -170,24 +170,10 @@ pub fn decode<T: Copy + Into<i64>>(row: &[T], origin: Origin, spans: MoveSpans) 
 }
 
 /// The `.npy` header (version 1.0) of `rows` rows of [`LENGTH`] int8
-/// tokens, padded to 64 bytes and of the same length for every count,
-/// so that a writer can write it first and again with the count at the
-/// end.
+/// tokens, of the same length for every count ([`crate::npy::header`]).
 #[must_use]
 pub fn npy_header(rows: u64) -> Vec<u8> {
-    let dict =
-        |rows: u64| format!("{{'descr': '|i1', 'fortran_order': False, 'shape': ({rows}, 60), }}");
-    let room = dict(u64::MAX).len() + 1;
-    let total = (10 + room).div_ceil(64) * 64;
-    let mut text = dict(rows);
-    text.push_str(&" ".repeat(total - 10 - text.len() - 1));
-    text.push('\n');
-    let mut header = Vec::with_capacity(total);
-    header.extend_from_slice(b"\x93NUMPY\x01\x00");
-    // `total` is under 128 bytes.
-    header.extend_from_slice(&((total - 10) as u16).to_le_bytes());
-    header.extend_from_slice(text.as_bytes());
-    header
+    crate::npy::header("'|i1'", &[LENGTH], rows)
 }
 
 #[cfg(test)]
