@@ -15,7 +15,9 @@ fn repeat_to(lines: &[String], bytes: usize) -> Vec<u8> {
     block.repeat(bytes / block.len() + 1).into_bytes()
 }
 
-fn parse_and_replay<I: Iterator<Item = Result<kifu::GameRecord, kifu::source::ReadError>>>(
+fn parse_and_replay<
+    I: Iterator<Item = Result<kifu::GameRecord, kifu::record::source::ReadError>>,
+>(
     games: I,
 ) -> u64 {
     let mut total = 0u64;

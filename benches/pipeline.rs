@@ -33,7 +33,7 @@ use criterion::measurement::Measurement;
 use criterion::{Criterion, SamplingMode, Throughput};
 use kifu::batch::{self, Choice, Options, SliceReport, Tally};
 use kifu::formats::{wthor, Format, GameReader, TextWriter};
-use kifu::select::Selection;
+use kifu::record::select::Selection;
 
 mod common;
 use common::{corpus, CpuTime};

@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kifu::formats::transcript::{parse_line, LineContext};
-use kifu::repair::{suggest, suggest_with, Options};
+use kifu::record::repair::{suggest, suggest_with, Options};
 
 /// fixtures/transcripts/example.txt, game 1 (60 moves).
 const GAME: &str = "c4e3f5c5b5d6e6c6e7c3b4a5b2f7a4c2d3b3e2f4g7f2a2e1f1g5a3c7d7b6g3h4h5f8f3g1c8b8c1d2d1h7h2h3a6h1g8a1g6h8e8b7a7g4b1h6a8d8g2f6";

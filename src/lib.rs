@@ -1,6 +1,8 @@
 //! # kifu
 //!
-//! Read, validate, score and convert Othello (Reversi) game records.
+//! Othello (Reversi) game records: read every format, replay every move on a
+//! bitboard, convert and query databases, solve endgames exactly and judge
+//! whole games.
 //!
 //! The engine replays every move of a record on a bitboard, inserting the
 //! passes that records leave out, and tells whether the game is complete,
@@ -26,47 +28,41 @@
 
 #![warn(missing_docs)]
 
-pub mod analysis;
+// The layers, bottom first (ARCHITECTURE.md): each folder uses only the
+// ones above it in this list.
 pub mod batch;
-mod bitboard;
-mod board;
-pub mod compress;
-pub mod date;
 pub mod db;
-pub mod explore;
+pub mod engine;
+pub mod eval;
 pub mod formats;
-mod game;
-mod hash;
-pub mod input;
-mod npy;
-mod openings;
-pub mod positions;
-mod query;
-mod record;
+pub mod io;
+pub mod ml;
+pub mod record;
 pub mod render;
-pub mod repair;
-pub mod select;
 pub mod solve;
-pub mod source;
-mod square;
-mod symmetry;
-pub mod table;
-pub mod tensors;
 #[cfg(test)]
 mod testkit;
-pub mod tokens;
 pub mod web;
 
-pub use bitboard::{Bitboard, Squares};
-pub use board::{flips, moves, Board, Color, IllegalMove, ParsePositionError, Position};
-pub use game::{Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner};
-pub use openings::{Opening, OpeningClassifier, Openings, OpeningsError};
-pub use query::{Hit, PositionQuery, QueryError};
+// The paths of the flat layout before the layers became folders.
+pub use db::explore;
+pub use io::{compress, input};
+pub use ml::{positions, tensors, tokens};
+pub use record::row as table;
+pub use record::{analysis, date, repair, select, source};
+
+pub use engine::bitboard::{Bitboard, Squares};
+pub use engine::board::{flips, moves, Board, Color, IllegalMove, ParsePositionError, Position};
+pub use engine::game::{
+    Finish, Move, Ply, Replay, ReplayError, ReplayErrorKind, Score, Status, Winner,
+};
+pub use engine::openings::{Opening, OpeningClassifier, Openings, OpeningsError};
+pub use engine::query::{Hit, PositionQuery, QueryError};
+pub use engine::square::{ParseSquareError, Square, Symmetry};
+pub use engine::symmetry::{CanonicalKey, MoveListKey};
+pub use record::source::{MoveSpans, ParseError, ReadError, Span};
 pub use record::{
     Annotation, AnnotationKind, GameError, GameRecord, MoveNote, Origin, OtherBoard,
     ParseResultError, Plies, Quirk, Quirks, RecordedMove, RecordedResult, Report, ResultKind,
     ResultValue, Rules, Tags, Token, Turn, Watch,
 };
-pub use source::{MoveSpans, ParseError, ReadError, Span};
-pub use square::{ParseSquareError, Square, Symmetry};
-pub use symmetry::{CanonicalKey, MoveListKey};

@@ -224,7 +224,8 @@ pub(crate) fn transcript(line: &str) -> GameRecord {
 /// `record` replayed as the batch replays it for a table: its report and
 /// its opening named.
 pub fn replay_named(record: &GameRecord) -> (crate::Report, Option<&'static crate::Opening>) {
-    let selection = crate::select::Selection::new(crate::select::Filter::default(), true);
+    let selection =
+        crate::record::select::Selection::new(crate::record::select::Filter::default(), true);
     let (report, found) = selection.replay(record);
     (report, found.opening)
 }

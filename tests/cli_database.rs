@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::support::{corpus, kifu, scratch};
 use kifu::formats::wthor;
-use kifu::select::{winner, year};
+use kifu::record::select::{winner, year};
 use kifu::{GameRecord, Move, Openings, Position, Report, Square, Status, Watch, Winner};
 
 /// The 8 symmetries of the board as maps of square indices (`a1` = 0,

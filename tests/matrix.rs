@@ -19,7 +19,7 @@ fn write(format: Format, games: &[GameRecord]) -> Vec<u8> {
 /// The date as ISO 8601: each format writes dates in its own form.
 fn date(g: &GameRecord) -> Option<String> {
     let date = g.tags.date.as_deref()?;
-    Some(kifu::date::iso_date(date).unwrap_or_else(|| date.to_owned()))
+    Some(kifu::record::date::iso_date(date).unwrap_or_else(|| date.to_owned()))
 }
 
 fn read(format: Format, bytes: &[u8]) -> Vec<GameRecord> {

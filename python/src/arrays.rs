@@ -7,9 +7,9 @@
 use kifu::batch::{self, Choice, Seen};
 use kifu::formats::parquet::TableWriter;
 use kifu::formats::{Format, GameReader};
-use kifu::positions::{self, push_npy, Collector, Empties, NPY_RECORD};
-use kifu::select::duplicate_key;
-use kifu::tensors::Columns;
+use kifu::ml::positions::{self, push_npy, Collector, Empties, NPY_RECORD};
+use kifu::record::select::duplicate_key;
+use kifu::ml::tensors::Columns;
 use kifu::GameRecord;
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -207,7 +207,7 @@ pub fn tensor_arrays<'py>(
         score,
         game,
     } = all;
-    for ((name, _), plane) in kifu::tensors::ARRAYS.iter().zip(planes) {
+    for ((name, _), plane) in kifu::ml::tensors::ARRAYS.iter().zip(planes) {
         d.set_item(name, PyArray1::from_vec(py, plane))?;
     }
     d.set_item("move", PyArray1::from_vec(py, moves))?;
@@ -250,7 +250,7 @@ pub fn token_bytes<'py>(
                             if !selection.filter.accepts(record, &report, &found) {
                                 return;
                             }
-                            match kifu::tokens::encode(record) {
+                            match kifu::ml::tokens::encode(record) {
                                 Ok(row) => {
                                     rows.extend_from_slice(&row);
                                     keys.push(duplicate_key(record));

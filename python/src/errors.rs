@@ -4,8 +4,8 @@
 //! each: `kifu.ParseError` is also a `ValueError`, `kifu.ReadError` an
 //! `OSError`); this module builds them with their attributes.
 
-use kifu::input::OpenError;
-use kifu::source::ReadError;
+use kifu::io::input::OpenError;
+use kifu::record::source::ReadError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use kifu::batch;
 use kifu::formats::GameReader;
-use kifu::table::{Column, Game as Row, Value};
+use kifu::record::row::{Column, Game as Row, Value};
 use kifu::{GameRecord, Move, Opening, Report, Token};
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
@@ -319,7 +319,7 @@ fn reading(inputs: Inputs, tx: SyncSender<Message>) {
             },
             |mut games: Vec<Game>| {
                 if unique {
-                    games.retain(|g| seen.first(kifu::select::duplicate_key(&g.record)));
+                    games.retain(|g| seen.first(kifu::record::select::duplicate_key(&g.record)));
                 }
                 tx.send(Message::Games(games))
                     .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))

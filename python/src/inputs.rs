@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use kifu::batch::{self, BatchError};
 use kifu::formats::{Format, GameReader, ReadOptions};
-use kifu::select::{duplicate_key, Excluded, Filter, Selection};
+use kifu::record::select::{duplicate_key, Excluded, Filter, Selection};
 use kifu::GameRecord;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -43,7 +43,7 @@ pub struct Inputs {
     /// `exclude=`: files whose games to leave out.
     pub exclude: Vec<String>,
     /// The filters, without `exclude` until [`Inputs::selection`].
-    pub filter: kifu::select::FilterBuilder,
+    pub filter: kifu::record::select::FilterBuilder,
     /// `unique=`.
     pub unique: bool,
     /// `jobs=`: worker threads, 0 for every core.
@@ -214,7 +214,7 @@ impl Inputs {
 
     /// The games of one opened input.
     fn open(&self, path: &str) -> Result<(Box<dyn GameReader>, Vec<String>), Failure> {
-        let input = kifu::input::open(path, self.from).map_err(Failure::Open)?;
+        let input = kifu::io::input::open(path, self.from).map_err(Failure::Open)?;
         let mut notes = Vec::new();
         let games = input.games(self.names.as_deref(), &self.read, &mut notes);
         Ok((games, notes))

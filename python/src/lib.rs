@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 #[pyfunction]
 fn vocabulary() -> Vec<(String, u8)> {
     kifu::Square::all()
-        .filter_map(|s| kifu::tokens::token(s).map(|t| (s.to_string(), t)))
+        .filter_map(|s| kifu::ml::tokens::token(s).map(|t| (s.to_string(), t)))
         .collect()
 }
 
@@ -36,7 +36,7 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(vocabulary, m)?)?;
-    m.add("NPY_DESCR", kifu::positions::NPY_DESCR)?;
+    m.add("NPY_DESCR", kifu::ml::positions::NPY_DESCR)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `kifu.solve` and `kifu.analyze`: SPEC section 9's exact values, from
 //! the library's solver, with the GIL released.
 
-use kifu::analysis::{self, GameAnalysis};
+use kifu::record::analysis::{self, GameAnalysis};
 use kifu::batch;
 use kifu::formats::GameReader;
 use kifu::solve::{Solver, SolverOptions};
@@ -174,7 +174,7 @@ pub fn analyze<'py>(
                     |kept| {
                         for record in kept {
                             if let Some(seen) = seen.as_mut() {
-                                if !seen.first(kifu::select::duplicate_key(&record)) {
+                                if !seen.first(kifu::record::select::duplicate_key(&record)) {
                                     continue;
                                 }
                             }

@@ -5,11 +5,11 @@ use std::hash::BuildHasherDefault;
 
 use crate::batch::pipeline::{run, BatchError, Options};
 use crate::batch::report::{losses, Chosen, Flag, Keeping, SliceReport};
+use crate::engine::hash::PairHasher;
 use crate::formats::{Format, GameReader, GameWriter, WriteError};
-use crate::hash::PairHasher;
+use crate::record::row::Game;
+use crate::record::select::{duplicate_key, Findings, Selection};
 use crate::record::Report;
-use crate::select::{duplicate_key, Findings, Selection};
-use crate::table::Game;
 use crate::GameRecord;
 
 /// The duplicate keys of the games kept so far, across every input of a

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::GameReader;
-use crate::source::ReadError;
+use crate::record::source::ReadError;
 use crate::GameRecord;
 
 /// How to run the pipeline.

@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::formats::{Features, Format, Refusal};
+use crate::record::row::Game;
+use crate::record::source::Span;
 use crate::record::GameError;
-use crate::source::Span;
-use crate::table::Game;
 use crate::{GameRecord, Quirk, Status};
 
 /// Games counted by their status.

@@ -5,10 +5,10 @@ use std::io::{self, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Result;
-use kifu::analysis::{analyze_with, GameAnalysis, MoveAnalysis};
 use kifu::batch::{self, BatchError, Seen, SliceReport};
 use kifu::formats::GameReader;
-use kifu::select::{duplicate_key, Selection};
+use kifu::record::analysis::{analyze_with, GameAnalysis, MoveAnalysis};
+use kifu::record::select::{duplicate_key, Selection};
 use kifu::{GameRecord, Move, Status};
 use rayon::prelude::*;
 use serde::Serialize;

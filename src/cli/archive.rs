@@ -5,8 +5,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
-use kifu::date::civil_from_days;
 use kifu::formats::{wthor, GameWriter};
+use kifu::record::date::civil_from_days;
 
 use super::io::{InputArgs, SourceArgs};
 use super::output::{self, AtomicFile, Target};

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use kifu::batch::{self, BatchError, Choice, Prepare, Seen, SliceReport};
 use kifu::formats::parquet::TableWriter;
-use kifu::formats::{tokens, Format, GameReader, GameWriter, TextWriter};
-use kifu::select::Selection;
+use kifu::formats::{token_npy, Format, GameReader, GameWriter, TextWriter};
+use kifu::record::select::Selection;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use kifu::analysis::theoretical_black_score;
+use kifu::record::analysis::theoretical_black_score;
 use kifu::solve::{Solver, SolverOptions};
 use kifu::{GameRecord, Report};
 
@@ -224,7 +224,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         };
         match Output::open(args.output.as_deref())? {
             Output::File(mut file) if file.seekable() => {
-                let mut writer = tokens::Writer::new(&mut file)?;
+                let mut writer = token_npy::Writer::new(&mut file)?;
                 let totals = job(&mut writer)?;
                 writer.finish()?;
                 file.commit()?;
@@ -233,7 +233,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             // A pipe: the array waits in a scratch file for its count.
             mut out => {
                 let mut scratch = Scratch::create("tokens")?;
-                let mut writer = tokens::Writer::new(scratch.file())?;
+                let mut writer = token_npy::Writer::new(scratch.file())?;
                 let totals = job(&mut writer)?;
                 writer.finish()?;
                 let file = scratch.file();

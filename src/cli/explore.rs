@@ -5,9 +5,9 @@ use std::io::{self, Write};
 
 use anyhow::{bail, Result};
 use kifu::batch::Seen;
-use kifu::explore::{Explored, Listing, Row};
+use kifu::db::explore::{Explored, Listing, Row};
+use kifu::record::select::winner;
 use kifu::render::text::{cells, TextStyle};
-use kifu::select::winner;
 use kifu::{Move, Position, PositionQuery, Square, Winner};
 
 use super::io::InputArgs;
@@ -135,7 +135,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     index: record.origin.index,
                     black: record.tags.black.clone(),
                     white: record.tags.white.clone(),
-                    year: kifu::select::year(record),
+                    year: kifu::record::select::year(record),
                     result: Listing::result_text(
                         g.report.status(),
                         winner,

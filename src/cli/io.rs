@@ -5,9 +5,9 @@ use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use kifu::compress::inner_name;
 use kifu::formats::{Format, GameReader, ReadOptions, FORMATS};
-use kifu::select::{Excluded, Filter, FilterBuilder, Selection};
+use kifu::io::compress::inner_name;
+use kifu::record::select::{Excluded, Filter, FilterBuilder, Selection};
 
 /// A `--from`/`--to` value: a format's name or alias, the names listed in
 /// `--help` and offered by shell completions.
@@ -241,8 +241,8 @@ impl InputArgs {
     }
 }
 
-/// An opened input and its format (the library's, see [`kifu::input`]).
-pub use kifu::input::Input;
+/// An opened input and its format (the library's, see [`kifu::io::input`]).
+pub use kifu::io::input::Input;
 
 /// Opens `name` (`-` is standard input), decodes it if it is compressed
 /// (by its extension or its magic bytes; in a thread of its own), and
@@ -255,7 +255,7 @@ pub fn open_input(name: &str, from: Option<Format>) -> Result<Input> {
              (or give a file; --help tells more)"
         );
     }
-    Ok(kifu::input::open(name, from)?)
+    Ok(kifu::io::input::open(name, from)?)
 }
 
 /// The games of an opened input, read as `source` says; what is odd about
@@ -282,7 +282,7 @@ fn excluded(files: &[String], source: &SourceArgs) -> Result<Excluded> {
             |records: Vec<kifu::GameRecord>| {
                 records
                     .iter()
-                    .map(kifu::select::duplicate_key)
+                    .map(kifu::record::select::duplicate_key)
                     .collect::<Vec<_>>()
             },
             |keys| {

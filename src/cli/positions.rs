@@ -7,13 +7,13 @@ use anyhow::{bail, Context, Result};
 use kifu::batch::{self, BatchError, Flag, Returned, SliceReport};
 use kifu::formats::parquet::PositionsWriter;
 use kifu::formats::GameReader;
-use kifu::positions::{
+use kifu::ml::positions::{
     self, csv_source, json_source, npy_header, push_csv, push_jsonl, push_npy, Collector, Empties,
     Row, Seen, NPY_NO_SCORE,
 };
-use kifu::select::Selection;
+use kifu::ml::tensors;
+use kifu::record::select::Selection;
 use kifu::solve::{Solver, SolverOptions};
-use kifu::tensors;
 use kifu::{Bitboard, Board, Color, GameRecord, Position, Status};
 
 use super::diagnostic;

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::{bail, Context, Result};
 use kifu::batch::Flag;
 use kifu::formats::{text_format, Features, Format};
-use kifu::repair::{self, Options, Verdict};
-use kifu::table::Game;
+use kifu::record::repair::{self, Options, Verdict};
+use kifu::record::row::Game;
 
 use super::io::{format_of_output, format_parser, InputArgs};
 use super::output::{self, AtomicFile, Output, Target};

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use kifu::batch::{self, BatchError, Quirked, Seen, SliceReport, Tally};
 use kifu::formats::GameReader;
-use kifu::select::{duplicate_key, Findings, Selection};
+use kifu::record::select::{duplicate_key, Findings, Selection};
 use kifu::{GameRecord, Report, Status};
 
 use super::io::{self, InputArgs};

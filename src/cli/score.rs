@@ -6,7 +6,7 @@ use anyhow::Result;
 use kifu::batch::Seen;
 use kifu::formats::jsonl::GameJson;
 use kifu::formats::{text_format, Format};
-use kifu::table::Game;
+use kifu::record::row::Game;
 use kifu::Status;
 use unicode_width::UnicodeWidthChar;
 

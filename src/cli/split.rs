@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use kifu::batch::Seen;
 use kifu::formats::parquet::TableWriter;
-use kifu::formats::{tokens, Format, GameWriter, TextWriter, WriteError};
-use kifu::select::duplicate_key;
-use kifu::table::Game;
+use kifu::formats::{token_npy, Format, GameWriter, TextWriter, WriteError};
+use kifu::record::row::Game;
+use kifu::record::select::duplicate_key;
 
 use super::convert::Converting;
 use super::io::{format_of_output, format_parser, InputArgs};
@@ -85,7 +85,7 @@ fn first_part(key: u128, seed: u64, ratio: f64) -> bool {
 enum Part {
     Text(TextWriter<Output>),
     Parquet(Box<TableWriter<Output>>),
-    Tokens(tokens::Writer<AtomicFile>),
+    Tokens(token_npy::Writer<AtomicFile>),
 }
 
 impl Part {
@@ -102,7 +102,7 @@ impl Part {
                         path.display()
                     );
                 }
-                Part::Tokens(tokens::Writer::new(file)?)
+                Part::Tokens(token_npy::Writer::new(file)?)
             }
             _ => match TextWriter::new(to, Output::open(Some(path))?)? {
                 Some(writer) => Part::Text(writer),

@@ -4,9 +4,9 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use anyhow::{bail, Result};
-use kifu::analysis::analyze_with;
 use kifu::batch::Seen;
-use kifu::select::{winner, year, Results};
+use kifu::record::analysis::analyze_with;
+use kifu::record::select::{winner, year, Results};
 use kifu::solve::SolverOptions;
 use kifu::Winner;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};

@@ -1,7 +1,7 @@
 //! The repairs kifu proposes for an invalid record, in words: the
 //! `--suggest` block of `kifu validate` and the notes of `kifu repair`.
 
-use kifu::repair::{self, is_unique, Mark, Options, Suggestion, Verdict};
+use kifu::record::repair::{self, is_unique, Mark, Options, Suggestion, Verdict};
 use kifu::{GameError, GameRecord, Status, Winner};
 
 /// What the repair did, for standard error, and the record to write

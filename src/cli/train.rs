@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
-use kifu::positions::Empties;
-use kifu::solve::eval::{train, Sample};
+use kifu::eval::{train, Sample};
+use kifu::ml::positions::Empties;
 use kifu::Token;
 use kifu::{Move, Status};
 

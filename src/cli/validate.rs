@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Result;
-use kifu::analysis::theoretical_black_score;
+use kifu::record::analysis::theoretical_black_score;
 use kifu::solve::{Solver, SolverOptions};
 use kifu::{GameError, GameRecord, Report, Status};
 use serde::Serialize;

@@ -46,17 +46,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod explore;
 mod strings;
 #[cfg(test)]
 mod tests;
 
 use rayon::prelude::*;
 
-use crate::explore::{Explored, Listing};
+use crate::db::explore::{Explored, Listing};
 use crate::formats::jsonl::GameJson;
+use crate::record::row::Game;
+use crate::record::select::{self, Facts, Filter};
 use crate::record::{GameError, ResultKind, ResultValue, Token};
-use crate::select::{self, Facts, Filter};
-use crate::table::Game;
 use crate::{
     GameRecord, Hit, Move, Opening, Openings, Origin, Position, PositionQuery, RecordedMove,
     RecordedResult, Replay, Report, Square, Status, Tags, Winner,

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::formats::jsonl::GameJson;
-use crate::select::{FilterBuilder, Selection};
+use crate::record::select::{FilterBuilder, Selection};
 use crate::testkit::{decorate, random_game, Play, Rng};
 use crate::{Color, RecordedMove, Replay, Symmetry};
 

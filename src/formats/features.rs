@@ -6,10 +6,10 @@
 //! syntax, a short list of named [`Check`]s. A converter names each loss
 //! once per run.
 
-use crate::date::RecordDate;
-use crate::game::Move;
+use crate::engine::game::Move;
+use crate::record::date::RecordDate;
+use crate::record::row::Game;
 use crate::record::{AnnotationKind, ResultKind, ResultValue, Rules, Token};
-use crate::table::Game;
 use crate::{Square, Status};
 
 /// Something a record can hold that some format cannot keep.
@@ -354,7 +354,7 @@ mod tests {
     #[test]
     fn looking_for_some_features_finds_those_of_all_it_would_find() {
         use crate::formats::features::Features;
-        use crate::table::Game;
+        use crate::record::row::Game;
         let mut rng = Rng::new(12);
         let play = Play {
             stop: 5,

@@ -7,9 +7,9 @@ use std::io::{self, BufRead, Write};
 
 use crate::formats::chunk::Chunker;
 use crate::formats::features::{Check, Features};
+use crate::record::row::Game;
+use crate::record::source::ReadError;
 use crate::record::GameError;
-use crate::source::ReadError;
-use crate::table::Game;
 use crate::GameRecord;
 
 /// A game record format.

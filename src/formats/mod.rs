@@ -13,8 +13,8 @@ use std::fmt;
 use std::io::BufRead;
 use std::path::Path;
 
-use crate::select::{Filter, Selection};
-use crate::table::Game;
+use crate::record::row::Game;
+use crate::record::select::{Filter, Selection};
 use crate::GameRecord;
 
 pub mod chunk;
@@ -30,7 +30,7 @@ pub mod parquet;
 pub mod pgn;
 pub mod sgf;
 pub mod sheet;
-pub mod tokens;
+pub mod token_npy;
 pub mod transcript;
 pub mod wthor;
 
@@ -52,7 +52,7 @@ pub static FORMATS: [FormatInfo; 11] = [
     sheet::INFO,
     obf::INFO,
     parquet::INFO,
-    tokens::INFO,
+    token_npy::INFO,
 ];
 
 impl Format {

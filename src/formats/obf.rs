@@ -23,13 +23,13 @@
 
 use std::io::BufRead;
 
+use crate::engine::game::Move;
 use crate::formats::features::Features;
 use crate::formats::format::{Format, FormatInfo};
 use crate::formats::lines::{Line, Lines};
 use crate::formats::movetext::{board, is_black, is_empty, is_pass, is_white, BoardError};
-use crate::game::Move;
+use crate::record::source::{ParseError, ReadError, Span};
 use crate::record::Origin;
-use crate::source::{ParseError, ReadError, Span};
 use crate::{GameRecord, Square};
 
 /// The `tags.extra` name under which a position keeps its scored moves.

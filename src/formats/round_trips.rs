@@ -4,8 +4,8 @@
 
 use std::io::BufReader;
 
-use crate::date::iso_date;
 use crate::formats::Format;
+use crate::record::date::iso_date;
 use crate::record::{MoveNote, RecordedResult, ResultKind, Tags, Token};
 use crate::testkit::{decorate, random_game, Play, Rng};
 use crate::{GameRecord, Move, Winner};

@@ -16,9 +16,9 @@ use crate::formats::chunk::{next_lines, Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo, GameReader, TextFormat};
 use crate::formats::lines::{Line, Lines, SliceLines, MAX_LINE};
+use crate::record::row::Game;
+use crate::record::source::{ParseError, ReadError, Span};
 use crate::record::Origin;
-use crate::source::{ParseError, ReadError, Span};
-use crate::table::Game;
 use crate::GameRecord;
 
 pub use crate::formats::movetext::{parse_line, LineContext};

@@ -9,8 +9,8 @@
 //! give the same report.
 
 use super::{GameError, GameRecord, OtherBoard, RecordedMove, Report, Rules, Token, Watch};
-use crate::game::{Move, Replay, Score};
-use crate::source::{ParseError, Span};
+use crate::engine::game::{Move, Replay, Score};
+use crate::record::source::{ParseError, Span};
 use crate::{Color, Square};
 
 /// A replay under way: what one loop over the moves hands the next.
@@ -116,7 +116,7 @@ impl GameRecord {
     #[inline]
     pub fn replay_watched<W: Watch>(&self, watch: &mut W) -> Report {
         #[cfg(target_arch = "x86_64")]
-        if crate::board::has_lzcnt() {
+        if crate::engine::board::has_lzcnt() {
             // SAFETY: the processor has the feature the function is
             // compiled with.
             return unsafe { self.replay_watched_lzcnt(watch) };

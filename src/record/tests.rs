@@ -194,7 +194,7 @@ fn the_replay_compiled_with_lzcnt_gives_what_the_baseline_gives() {
         assert_eq!((picked.seen, picked.end), (base.seen, base.end), "{i}");
         errors += usize::from(report.error.is_some());
         #[cfg(target_arch = "x86_64")]
-        if crate::board::has_lzcnt() {
+        if crate::engine::board::has_lzcnt() {
             // SAFETY: the processor has LZCNT.
             let direct = unsafe { game.replay_watched_lzcnt(&mut ()) };
             assert_eq!(direct, report, "{i}");

@@ -8,10 +8,10 @@
 //! a whole search runs in one instruction set. Everything the bodies call
 //! is `#[inline(always)]` and takes on the wrapper's instructions.
 
-use super::eval::Weights;
 use super::last;
 use super::order;
 use super::search::{self, Search};
+use crate::eval::Weights;
 
 /// The recursive entry points of the search, in one instruction set.
 /// Each takes a null window `alpha, alpha + 1` and returns the value or a

@@ -10,7 +10,7 @@
 
 use super::geometry::{NEIGHBOURS, QUADRANT};
 use super::kernel::Kernel;
-use crate::board::flips_at;
+use crate::engine::board::flips_at;
 
 /// `FLIP_COUNT[pos << 8 | line]`: the discs a move on `pos` of a full
 /// line of eight squares flips, where `line`'s set bits are the mover's
@@ -376,7 +376,7 @@ pub(super) fn squares_3(empty: u64) -> [usize; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{flips, moves};
+    use crate::engine::board::{flips, moves};
     use crate::testkit::Rng;
     use crate::Square;
 

@@ -29,7 +29,7 @@
 //! [`order`] sorts) → [`last`] (the last four empty squares) — compiled
 //! for the processor's instruction set by [`kernel`].
 
-pub mod eval;
+pub use crate::eval;
 mod geometry;
 mod kernel;
 mod last;
@@ -37,16 +37,16 @@ mod order;
 mod root;
 mod search;
 mod stable;
-mod table;
 #[cfg(test)]
 mod tests;
+mod transposition;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::{Move, Position, Square};
 use search::{Search, Stop};
-use table::Table;
+use transposition::Table;
 
 /// How much of the machine a [`Solver`] may use.
 #[derive(Clone, Debug)]
@@ -396,9 +396,9 @@ impl Solver {
 /// `Some(true)` when the side to move has a move, `Some(false)` when it
 /// must pass, `None` when the game is over.
 fn moves_or_pass(p: u64, o: u64) -> Option<bool> {
-    if crate::board::moves(p, o) != 0 {
+    if crate::engine::board::moves(p, o) != 0 {
         Some(true)
-    } else if crate::board::moves(o, p) != 0 {
+    } else if crate::engine::board::moves(o, p) != 0 {
         Some(false)
     } else {
         None

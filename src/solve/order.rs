@@ -9,10 +9,10 @@
 
 use std::mem::MaybeUninit;
 
-use super::eval::Weights;
 use super::geometry::{CORNERS, QUADRANTS};
 use super::kernel::Kernel;
 use super::stable::corner_stability;
+use crate::eval::Weights;
 
 /// How much a disc of the evaluation's guess counts in a key, beside
 /// `MOBILITY` for each reply left to the opponent.
@@ -53,7 +53,7 @@ pub(super) fn probe<K: Kernel>(
     if legal == 0 {
         if moves(opponent, player) == 0 {
             let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
-            return diff * super::eval::SCALE;
+            return diff * crate::eval::SCALE;
         }
         return -k.probe(w, opponent, player, depth - 1, -beta, -alpha, nodes);
     }
@@ -83,7 +83,7 @@ pub(super) fn probe<K: Kernel>(
     }
     best
 }
-use crate::board::{flips_at, moves};
+use crate::engine::board::{flips_at, moves};
 
 /// One legal move and what it does.
 #[derive(Clone, Copy, Default)]

@@ -5,7 +5,7 @@
 use super::kernel::Kernel;
 use super::last::final_value;
 use super::search::{nws, pvs, Search};
-use crate::board::{flips_at, moves};
+use crate::engine::board::{flips_at, moves};
 
 /// The moves of `player`: each square index and the position after it,
 /// from the opponent's side.
@@ -39,7 +39,7 @@ pub(super) fn estimate<K: Kernel>(k: K, s: &Search<'_>, player: u64, opponent: u
     match s.eval {
         Some(w) => {
             let v = k.probe(w, player, opponent, 4, -1 << 20, 1 << 20, &mut 0);
-            (v / super::eval::SCALE / 2 * 2).clamp(-64, 64)
+            (v / crate::eval::SCALE / 2 * 2).clamp(-64, 64)
         }
         None => 0,
     }

@@ -15,8 +15,8 @@ use super::kernel::Kernel;
 use super::last::{final_value, solve_1, solve_2, sort_4, squares_3};
 use super::order::MoveList;
 use super::stable::stable_discs;
-use super::table::Table;
-use crate::board::{flips_at, moves};
+use super::transposition::Table;
+use crate::engine::board::{flips_at, moves};
 
 /// Up to this many empty squares the search has no table and no move
 /// list: it tries the empty squares in parity order.
@@ -77,7 +77,7 @@ pub(super) struct Search<'a> {
     /// Of `nodes`, those already added to `live`.
     pub flushed: u64,
     /// The evaluation that orders moves far from the end, if any.
-    pub eval: Option<&'a super::eval::Weights>,
+    pub eval: Option<&'a crate::eval::Weights>,
     /// Whether deep nodes split their moves over the threads.
     pub split: bool,
 }

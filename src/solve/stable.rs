@@ -182,7 +182,7 @@ pub(super) fn corner_stability(mine: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{flips, moves};
+    use crate::engine::board::{flips, moves};
     use crate::testkit::Rng;
     use crate::Square;
 

@@ -39,9 +39,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::analysis::GameAnalysis;
+use crate::record::analysis::GameAnalysis;
+use crate::record::row::Game;
 use crate::record::GameError;
-use crate::table::Game;
 use crate::{GameRecord, Move, Opening, Report, Status, Token};
 
 /// One game of the page's data (see the module for the keys).

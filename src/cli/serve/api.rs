@@ -105,7 +105,7 @@ async fn cached(
     app: &Arc<App>,
     params: &Params,
     query: kifu::PositionQuery,
-    filter: kifu::select::Filter,
+    filter: kifu::record::select::Filter,
 ) -> Result<Arc<kifu::db::Lookup>, ApiError> {
     let key = format!(
         "{}|{}",
@@ -173,7 +173,7 @@ pub async fn games(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Resp
             total: u64,
             offset: u64,
             limit: usize,
-            games: Vec<kifu::explore::Listing>,
+            games: Vec<kifu::db::explore::Listing>,
         }
         let body = Body {
             total: page.total,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use kifu::select::{Filter, FilterBuilder, FilterError};
+use kifu::record::select::{Filter, FilterBuilder, FilterError};
 use kifu::{Position, PositionQuery};
 
 use super::api::ApiError;

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use kifu::analysis::{analyze, GameAnalysis};
+use kifu::record::analysis::{analyze, GameAnalysis};
 use kifu::solve::{Solver, SolverOptions};
 use kifu::web::page::GamePage;
 use kifu::{GameRecord, Opening, Report};
@@ -91,7 +91,8 @@ pub fn run(args: Args, out: &Path) -> Result<Outcome> {
     } else {
         // Moves typed on the command line: one game.
         let loaded = crate::cli::show::args::load(&args)?;
-        let selection = kifu::select::Selection::new(kifu::select::Filter::default(), true);
+        let selection =
+            kifu::record::select::Selection::new(kifu::record::select::Filter::default(), true);
         let (report, found) = selection.replay(&loaded.record);
         let mut totals = Totals {
             read: 1,

@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use kifu::analysis::{analyze, GameAnalysis, MoveAnalysis};
+use kifu::record::analysis::{analyze, GameAnalysis, MoveAnalysis};
 use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
 use kifu::solve::{Solver, SolverOptions};
@@ -148,7 +148,7 @@ fn heading(record: &GameRecord, opening: Option<&Opening>) -> String {
     let date = tags
         .date
         .as_deref()
-        .map(|d| kifu::date::iso_date(d).unwrap_or_else(|| d.to_owned()));
+        .map(|d| kifu::record::date::iso_date(d).unwrap_or_else(|| d.to_owned()));
     line([("event", tags.event.clone()), ("date", date)]);
     line([
         ("opening", opening.map(|o| o.name().to_owned())),

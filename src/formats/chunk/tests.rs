@@ -7,7 +7,7 @@ use crate::batch::{self, Options};
 use crate::formats::chunk::{read_all, Chunker};
 use crate::formats::lines::{Cut, Lines, MAX_LINE};
 use crate::formats::{ggf, jsonl, transcript, wthor, Format, GameReader};
-use crate::table::Game;
+use crate::record::row::Game;
 use crate::testkit::{decorate, pipeline_origins, random_game, Origin, Play, Rng};
 
 /// Every game (with its spans and text) and the failure, as text.
@@ -18,7 +18,7 @@ fn shown(games: &[crate::GameRecord], error: Option<String>) -> Vec<String> {
 }
 
 fn sequential(
-    reader: impl Iterator<Item = Result<crate::GameRecord, crate::source::ReadError>>,
+    reader: impl Iterator<Item = Result<crate::GameRecord, crate::record::source::ReadError>>,
 ) -> Vec<String> {
     let mut games = Vec::new();
     let mut error = None;

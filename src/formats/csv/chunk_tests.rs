@@ -11,7 +11,7 @@ use crate::formats::chunk::read_all;
 use crate::formats::csv::scan::Scan;
 use crate::formats::csv::Reader;
 use crate::formats::format::{GameReader, ReadOptions};
-use crate::source::ReadError;
+use crate::record::source::ReadError;
 use crate::testkit::{pipeline_origins, Origin, Rng};
 use crate::GameRecord;
 

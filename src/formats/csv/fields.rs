@@ -8,7 +8,7 @@ use std::cell::RefCell;
 
 use csv_core::ReadRecordResult;
 
-use crate::source::{ParseError, ReadError, Span};
+use crate::record::source::{ParseError, ReadError, Span};
 
 /// Where a record starts: its first byte, after the line ends and blank
 /// lines before it, on the 1-based line counted by `\n` alone (a lone

@@ -16,8 +16,8 @@ use crate::formats::csv::row::{header_error, Rows, MAX_HEADER, MAX_RECORD};
 use crate::formats::csv::scan::{newlines, Scan};
 use crate::formats::format::{GameReader, ReadOptions};
 use crate::formats::lines::{fill, rest, wanted, Spares};
+use crate::record::source::ReadError;
 use crate::record::GameRecord;
-use crate::source::ReadError;
 
 /// Bytes the sequential reader cuts at a time.
 const SEQUENTIAL_CHUNK: usize = 16 << 10;

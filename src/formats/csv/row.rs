@@ -8,9 +8,9 @@ use crate::formats::chunk::{Carry, ChunkParser, RawChunk};
 use crate::formats::csv::fields::{self, At, Fields};
 use crate::formats::csv::header::{move_rank, MOVE_COLUMNS};
 use crate::formats::transcript::{parse_line, LineContext};
+use crate::record::row::{Column, Start, RECORDED_DATE, TAG_NAMES};
+use crate::record::source::{ParseError, ReadError, Span};
 use crate::record::{GameRecord, Origin, RecordedResult, ResultValue};
-use crate::source::{ParseError, ReadError, Span};
-use crate::table::{Column, Start, RECORDED_DATE, TAG_NAMES};
 use crate::Winner;
 
 /// The longest header line looked at to choose the delimiter, and the

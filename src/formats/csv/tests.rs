@@ -2,8 +2,8 @@ use crate::formats::csv::{sniff, sniff_delimiter, write, Reader, INFO};
 use crate::formats::features::Feature;
 use crate::formats::format::{Format, ReadOptions, TextFormat};
 use crate::formats::transcript::{parse_line, LineContext};
+use crate::record::row::Game;
 use crate::record::{GameRecord, OtherBoard, RecordedResult, ResultValue};
-use crate::table::Game;
 use crate::testkit::{replay_named, transcript};
 use crate::Winner;
 
@@ -421,10 +421,10 @@ a2b1a8c1g1f7g8e8f8b8g7h8h7h6h2g2h1"
     assert_eq!(sniff_delimiter(&text[..200], None), b',');
 }
 
-/// The row as [`crate::table::Column::value`] gives it, field by field,
+/// The row as [`crate::record::row::Column::value`] gives it, field by field,
 /// written by the csv crate: what the unrolled writer must equal.
 fn row_by_value(game: &Game<'_>) -> Vec<u8> {
-    use crate::table::{Column, Value};
+    use crate::record::row::{Column, Value};
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());

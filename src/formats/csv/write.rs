@@ -2,7 +2,7 @@
 //! it must be ([`push_csv_field`]) straight into the slice's buffer.
 
 use crate::formats::format::TextFormat;
-use crate::table::{push_csv_field, Column, Game, Value};
+use crate::record::row::{push_csv_field, Column, Game, Value};
 
 /// Writes the table as CSV.
 pub(super) struct Table;

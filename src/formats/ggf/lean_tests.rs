@@ -2,7 +2,7 @@
 //! compact forms it reads into: every game reads as if it were alone.
 
 use crate::formats::ggf::tests::{assert_spans_match_source, one, read, STD_BO};
-use crate::source::{MoveSpans, Span};
+use crate::record::source::{MoveSpans, Span};
 
 #[test]
 fn moves_at_the_stride_keep_one_span_and_others_a_span_each() {

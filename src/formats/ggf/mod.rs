@@ -61,8 +61,8 @@
 
 use crate::formats::features::{Check, Feature, Features};
 use crate::formats::format::{Format, FormatInfo, TextFormat};
+use crate::record::row::Game;
 use crate::record::ResultValue;
-use crate::table::Game;
 
 #[cfg(test)]
 mod lean_tests;

@@ -10,8 +10,8 @@ use crate::formats::ggf::syntax::{
 };
 use crate::formats::ggf::tags::{shown, Draft, Spare, STANDARD_BOARD};
 use crate::formats::lines::{rest, wanted, Spares};
+use crate::record::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::record::Origin;
-use crate::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::GameRecord;
 
 /// Where the lexer is.

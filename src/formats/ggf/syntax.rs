@@ -154,7 +154,7 @@ pub(super) fn decode_cow(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// A length as a [`crate::source::Span`] holds it: beyond 4 GiB it stops
+/// A length as a [`crate::record::source::Span`] holds it: beyond 4 GiB it stops
 /// growing (no game comes near; a stray line might).
 pub(super) fn len32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)

@@ -3,13 +3,13 @@
 
 use std::borrow::Cow;
 
+use crate::engine::game::Move;
 use crate::formats::ggf::syntax::{decode, decode_cow, len32, GameType};
 use crate::formats::movetext::{COLUMN, ROW};
-use crate::game::Move;
+use crate::record::source::{MoveSpans, ParseError, Span};
 use crate::record::{
     MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
-use crate::source::{MoveSpans, ParseError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// How a byte reads in a message.

@@ -1,12 +1,12 @@
 //! Tests of the GGF reader, and the helpers the writer's tests share.
 
-use crate::date::iso_date;
+use crate::engine::game::{Move, Status, Winner};
 use crate::formats::ggf::syntax::MAX_TEXT;
 use crate::formats::ggf::tags::{note_number, plain_decimal};
 use crate::formats::ggf::{sniff, write_record, GameType, Reader, MAX_GAME_BYTES};
-use crate::game::{Move, Status, Winner};
+use crate::record::date::iso_date;
+use crate::record::source::Span;
 use crate::record::{MoveNote, OtherBoard, RecordedResult, ResultKind, ResultValue, Rules, Token};
-use crate::source::Span;
 use crate::testkit::Rng;
 use crate::{Color, GameRecord};
 

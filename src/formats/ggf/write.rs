@@ -2,11 +2,11 @@
 
 use std::borrow::Cow;
 
-use crate::date::RecordDate;
+use crate::engine::game::{Move, Status};
 use crate::formats::ggf::syntax::{GameType, MAX_NAME};
-use crate::game::{Move, Status};
+use crate::record::date::RecordDate;
+use crate::record::row::Game;
 use crate::record::{OtherBoard, ResultKind, ResultValue, Rules, Token};
-use crate::table::Game;
 use crate::{Color, GameRecord, Position, Score, Square};
 
 /// Tags the writer produces itself; an extra tag of that name cannot be

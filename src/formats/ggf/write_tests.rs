@@ -1,18 +1,18 @@
 //! Tests of the GGF writer, round trips, and the corpus.
 
-use crate::date::iso_date;
+use crate::engine::game::{Move, Status, Winner};
 use crate::formats::ggf::tests::{
     assert_round_trip, assert_spans_match_source, colors, corpus_games, extra, moves, one,
     same_date, written, STD_BO,
 };
 use crate::formats::ggf::write_game;
 use crate::formats::Format;
-use crate::game::{Move, Status, Winner};
+use crate::record::date::iso_date;
+use crate::record::row::Game;
 use crate::record::{
     GameError, MoveNote, OtherBoard, RecordedMove, RecordedResult, ResultKind, ResultValue, Rules,
     Token,
 };
-use crate::table::Game;
 use crate::testkit::{corpus, decorate, random_moves, transcript, Play, Rng};
 use crate::{GameRecord, Score, Square};
 

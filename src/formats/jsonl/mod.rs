@@ -19,7 +19,7 @@
 //! moves (`["f5","d6","pass","c3"]`); `plies`, when present, is the move
 //! list. The fields the replay decides are recomputed.
 //!
-//! [`Column::ALL`]: crate::table::Column::ALL
+//! [`Column::ALL`]: crate::record::row::Column::ALL
 
 mod read;
 mod shapes;

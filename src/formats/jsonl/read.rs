@@ -7,17 +7,17 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 
+use crate::engine::game::Move;
 use crate::formats::chunk::{next_lines, Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::format::GameReader;
 use crate::formats::jsonl::shapes::{AnnotationJson, OtherBoardJson, PlyJson};
 use crate::formats::lines::{Line, Lines, MAX_LINE};
 use crate::formats::transcript::{parse_line, LineContext};
-use crate::game::Move;
+use crate::record::row::{Column, Start};
+use crate::record::source::{ParseError, ReadError, Span};
 use crate::record::{
     GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, ResultValue, Rules, Token,
 };
-use crate::source::{ParseError, ReadError, Span};
-use crate::table::{Column, Start};
 use crate::{Color, Square};
 
 /// The fields only JSON has (the table's are read by [`Column`] name).

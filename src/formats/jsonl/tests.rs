@@ -2,11 +2,11 @@ use serde_json::Value as Json;
 
 use crate::formats::format::{Format, TextFormat};
 use crate::formats::jsonl::{write, GameJson, PlyJson, Reader};
+use crate::record::row::{Column, Game};
 use crate::record::{
     Annotation, AnnotationKind, GameRecord, MoveNote, OtherBoard, RecordedResult, ResultValue,
     Rules, Token,
 };
-use crate::table::{Column, Game};
 use crate::testkit::{decorate, random_game, replay_named, transcript, Play, Rng};
 use crate::{Color, Position};
 

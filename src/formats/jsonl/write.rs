@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use crate::formats::format::TextFormat;
 use crate::formats::jsonl::shapes::{AnnotationJson, OtherBoardJson, PlyJson};
+use crate::record::row::{Column, Game, Value, RECORDED_DATE, TAG_NAMES};
 use crate::record::{GameRecord, Report, Rules};
-use crate::table::{Column, Game, Value, RECORDED_DATE, TAG_NAMES};
 
 /// One line of the file: the object of one replayed game. It serialises
 /// the table's fields from [`Column::ALL`] and the fields only JSON has

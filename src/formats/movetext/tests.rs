@@ -1,11 +1,11 @@
 //! The move grammar's tests: every form of a line of moves, as read.
 
+use crate::engine::game::{Move, Status, Winner};
 use crate::formats::movetext::{
     board, is_pass, parse_line, BoardError, LineContext, BOOK_VALUE_TAG,
 };
-use crate::game::{Move, Status, Winner};
+use crate::record::source::MoveSpans;
 use crate::record::{Annotation, AnnotationKind, Quirk, ResultValue, Token};
-use crate::source::MoveSpans;
 use crate::testkit::{random_moves, transcript as parse, Play, Rng};
 use crate::{Color, GameRecord, Position};
 

@@ -24,8 +24,8 @@ use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
 use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo, GameWriter, WriteError};
-use crate::positions::Row;
-use crate::table::{self, Game, Value};
+use crate::ml::positions::Row;
+use crate::record::row::{self, Game, Value};
 use crate::Color;
 
 mod read;
@@ -424,20 +424,20 @@ pub const POSITION_COLUMNS: [Column; 9] = [
 /// of the CSV writer.
 pub const GAME_ROW_GROUP: usize = 1 << 13;
 
-/// The game table (`table::Column::ALL`, in order) as Parquet: integer
+/// The game table (`row::Column::ALL`, in order) as Parquet: integer
 /// columns as INT64, text as UTF-8 strings, an empty cell as null.
 pub struct TableWriter<W: Write + Send> {
     table: Option<Table<W>>,
-    kinds: Vec<table::Kind>,
+    kinds: Vec<row::Kind>,
 }
 
 impl<W: Write + Send> TableWriter<W> {
     /// Starts the file.
     pub fn new(out: W) -> Result<TableWriter<W>, Error> {
-        let columns: Vec<Column> = table::Column::ALL
+        let columns: Vec<Column> = row::Column::ALL
             .iter()
             .map(|c| {
-                let integer = c.kind() == table::Kind::Integer;
+                let integer = c.kind() == row::Kind::Integer;
                 Column {
                     name: c.name(),
                     kind: if integer { Kind::Int64 } else { Kind::Text },
@@ -447,14 +447,14 @@ impl<W: Write + Send> TableWriter<W> {
                     // openings repeat; moves and errors hardly do.
                     dictionary: !matches!(
                         c,
-                        table::Column::Moves | table::Column::Error | table::Column::Tags
+                        row::Column::Moves | row::Column::Error | row::Column::Tags
                     ),
                 }
             })
             .collect();
         Ok(TableWriter {
             table: Some(Table::new(out, "games", &columns)?.with_row_group(GAME_ROW_GROUP)),
-            kinds: table::Column::ALL.iter().map(|c| c.kind()).collect(),
+            kinds: row::Column::ALL.iter().map(|c| c.kind()).collect(),
         })
     }
 
@@ -470,20 +470,20 @@ impl<W: Write + Send> GameWriter for TableWriter<W> {
         let Some(t) = self.table.as_mut() else {
             return Err(io::Error::other("the Parquet file is already finished").into());
         };
-        for (i, (column, kind)) in table::Column::ALL.iter().zip(&self.kinds).enumerate() {
+        for (i, (column, kind)) in row::Column::ALL.iter().zip(&self.kinds).enumerate() {
             match (kind, column.value(game)) {
-                (table::Kind::Integer, Value::Int(n)) => {
+                (row::Kind::Integer, Value::Int(n)) => {
                     t.int64(i, Some(i64::try_from(n).unwrap_or(i64::MAX)));
                 }
-                (table::Kind::Integer, Value::Null) => t.int64(i, None),
-                (table::Kind::Integer, other) => {
+                (row::Kind::Integer, Value::Null) => t.int64(i, None),
+                (row::Kind::Integer, other) => {
                     // An integer column holds integers; text there would be
                     // a bug, kept as null rather than as a wrong number.
                     debug_assert!(false, "{column:?}: {other:?}");
                     t.int64(i, None);
                 }
-                (table::Kind::Text, Value::Null) => t.text(i, None),
-                (table::Kind::Text, value) => {
+                (row::Kind::Text, Value::Null) => t.text(i, None),
+                (row::Kind::Text, value) => {
                     t.text(i, Some(ByteArray::from(value.as_text().as_ref())));
                 }
             }
@@ -605,7 +605,7 @@ impl<W: Write + Send> PositionsWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::positions::{Collector, Options};
+    use crate::ml::positions::{Collector, Options};
     use crate::testkit::transcript;
     use parquet::file::reader::{FileReader, SerializedFileReader};
 

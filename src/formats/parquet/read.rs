@@ -2,7 +2,7 @@
 //!
 //! Two kinds of tables are read. A column that is a list of integers
 //! (`tokens`, `input_ids` or `games`, or the one `--moves-column` names)
-//! holds Othello-GPT tokens ([`crate::tokens`]): each row is a game from
+//! holds Othello-GPT tokens ([`crate::ml::tokens`]): each row is a game from
 //! the standard start. Any other table is a game table like the CSV one
 //! (kifu's own `convert --to parquet` included): its flat columns are
 //! turned into CSV records a row group at a time and read by the CSV
@@ -33,10 +33,10 @@ use crate::formats::chunk::{ChunkParser, Chunker, RawChunk};
 use crate::formats::csv;
 use crate::formats::format::{GameReader, ReadOptions};
 use crate::formats::parquet::rows::{self, Levels, TokenParser};
+use crate::ml::tokens;
+use crate::record::row::push_csv_field;
+use crate::record::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::record::{GameRecord, Origin};
-use crate::source::{MoveSpans, ParseError, ReadError, Span};
-use crate::table::push_csv_field;
-use crate::tokens;
 
 /// The names of a token column, best first (compared ignoring case).
 pub const TOKEN_COLUMNS: [&str; 3] = ["tokens", "input_ids", "games"];

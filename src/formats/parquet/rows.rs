@@ -13,9 +13,9 @@ use parquet::column::reader::ColumnReaderImpl;
 use parquet::data_type::DataType;
 
 use crate::formats::chunk::{Carry, ChunkParser, RawChunk};
+use crate::ml::tokens;
+use crate::record::source::MoveSpans;
 use crate::record::{GameRecord, Origin};
-use crate::source::MoveSpans;
-use crate::tokens;
 
 /// The start of a packed row.
 const ROW: u8 = 0xFE;

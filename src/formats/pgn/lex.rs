@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::game::Winner;
+use crate::engine::game::Winner;
 use crate::record::ResultValue;
 use crate::Square;
 

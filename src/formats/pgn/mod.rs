@@ -24,7 +24,7 @@
 //!   first `Time` completes a `Date` that has its day and no time when
 //!   it reads as a time (`HH:MM[:SS]`, a zone allowed): `tags.date` is
 //!   then both verbatim with a space between (`2003.12.15 19:33:18`), a
-//!   form [`crate::date::RecordDate`] reads whole, so the table's date is
+//!   form [`crate::record::date::RecordDate`] reads whole, so the table's date is
 //!   `2003-12-15T19:33:18`; else it stays in `tags.extra`. `SetUp` is
 //!   structural and dropped; every other tag (and a repeated one) is
 //!   kept in `tags.extra` in source order;
@@ -82,7 +82,7 @@
 //!   breaks (PGN has no escape for them);
 //! - `Date` in PGN's form `YYYY.MM.DD` with `??` for the parts the record
 //!   does not know (`2004.??.??`), and `Time` (`HH:MM:SS`) when the date
-//!   has a time, both from [`crate::date::RecordDate`] and in UTC when
+//!   has a time, both from [`crate::record::date::RecordDate`] and in UTC when
 //!   the record names the zone (`2003.12.15_12:33:18.MST` is
 //!   `2003.12.15` and `19:33:18`; PGN names no zone, so the time reads
 //!   back as one without). A date in no form `RecordDate` reads is

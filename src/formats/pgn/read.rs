@@ -3,18 +3,18 @@
 use std::io::{BufRead, Read};
 use std::ops::Range;
 
-use crate::date::RecordDate;
+use crate::engine::game::Move;
 use crate::formats::pgn::fen::parse_fen;
 use crate::formats::pgn::lex::{
     classify, decode, glyphs, is_delimiter, looks_like_tag, nag, note_commands, result_token,
     unknown, Lexeme,
 };
-use crate::game::Move;
+use crate::record::date::RecordDate;
+use crate::record::source::{ParseError, ReadError, Span};
 use crate::record::{
     Annotation, AnnotationKind, MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue,
     Rules, Token,
 };
-use crate::source::{ParseError, ReadError, Span};
 use crate::GameRecord;
 
 /// Bytes of one game beyond which the rest of it is skipped (with a

@@ -1,15 +1,15 @@
 //! Writing PGN: the tags, then the numbered move text.
 
-use crate::date::RecordDate;
+use crate::engine::game::{Move, Winner};
 use crate::formats::features::Check;
 use crate::formats::format::TextFormat;
 use crate::formats::pgn::fen::write_fen;
 use crate::formats::pgn::lex::{classify, holds_note, looks_like_tag, Lexeme};
-use crate::game::{Move, Winner};
+use crate::record::date::RecordDate;
+use crate::record::row::Game;
 use crate::record::{
     Annotation, AnnotationKind, MoveNote, RecordedResult, ResultKind, ResultValue, Rules, Token,
 };
-use crate::table::Game;
 use crate::{Color, GameRecord};
 
 fn termination_text(kind: ResultKind) -> Option<&'static str> {

@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, ErrorKind};
 
-use crate::source::Span;
+use crate::record::source::Span;
 
 /// Bytes of one game beyond which the rest of it is skipped (with a
 /// defect): it bounds the memory a game can take.

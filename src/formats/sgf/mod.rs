@@ -92,11 +92,11 @@
 //! [`Annotation`]: crate::record::Annotation
 //! [`GameRecord::plies`]: crate::GameRecord::plies
 
-use crate::date::RecordDate;
 use crate::formats::features::{Check, Feature, Features};
 use crate::formats::format::{Format, FormatInfo, TextFormat};
+use crate::record::date::RecordDate;
+use crate::record::row::Game;
 use crate::record::{AnnotationKind, ResultKind, ResultValue};
-use crate::table::Game;
 use crate::Winner;
 
 mod frame;

@@ -4,13 +4,13 @@
 use std::borrow::Cow;
 use std::io::BufRead;
 
+use crate::engine::game::{Move, Winner};
 use crate::formats::sgf::frame::{Frame, Frames, GAME_CAP, TEXT_CAP};
-use crate::game::{Move, Winner};
+use crate::record::source::{ParseError, ReadError, Span};
 use crate::record::{
     Annotation, AnnotationKind, Origin, RecordedMove, RecordedResult, ResultKind, ResultValue,
     Token,
 };
-use crate::source::{ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// Streams games from an SGF file, one [`GameRecord`] per game tree.

@@ -1,8 +1,8 @@
 //! Tests of the SGF reader, and the helpers the writer's tests share.
 
+use crate::engine::game::{Move, Winner};
 use crate::formats::sgf::frame::{GAME_CAP, PREFIX_CAP, TEXT_CAP};
 use crate::formats::sgf::{sniff, write_record, Reader};
-use crate::game::{Move, Winner};
 use crate::record::{
     Annotation, AnnotationKind, Origin, RecordedResult, ResultKind, ResultValue, Token,
 };

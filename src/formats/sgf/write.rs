@@ -4,11 +4,11 @@
 
 use std::borrow::Cow;
 
-use crate::date::RecordDate;
+use crate::engine::game::{Move, Winner};
 use crate::formats::sgf::frame::new_game_head;
-use crate::game::{Move, Winner};
+use crate::record::date::RecordDate;
+use crate::record::row::Game;
 use crate::record::{AnnotationKind, RecordedResult, ResultKind, ResultValue, Token};
-use crate::table::Game;
 use crate::{Board, Color, GameRecord, Square};
 
 /// Appends `[value]` with `]` and `\` escaped, and a `(` that starts a

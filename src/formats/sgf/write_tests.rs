@@ -1,6 +1,7 @@
 //! Tests of the SGF writer: exact outputs, what it names as lost, and
 //! round trips of the fixtures, of mutated inputs and of random games.
 
+use crate::engine::game::{Move, Winner};
 use crate::formats::sgf::read::parse_result;
 use crate::formats::sgf::tests::{
     bare, colors, comment, one, read, tokens, variation, written, BROKEN, CASSIO, COLLECTION, EDAX,
@@ -10,7 +11,6 @@ use crate::formats::sgf::write::{
 };
 use crate::formats::sgf::{write_record, Reader};
 use crate::formats::Format;
-use crate::game::{Move, Winner};
 use crate::record::{
     Annotation, AnnotationKind, MoveNote, RecordedMove, RecordedResult, ResultKind, ResultValue,
     Rules, Token,

@@ -41,9 +41,9 @@
 //! Write: the layout above with `X`/`O` start discs and `-` for squares
 //! nobody played, tags first, one blank line after each sheet.
 
+use crate::engine::game::Move;
 use crate::formats::features::{Check, Feature, Features};
 use crate::formats::format::{Format, FormatInfo};
-use crate::game::Move;
 use crate::record::Token;
 
 mod read;

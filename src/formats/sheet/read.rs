@@ -3,10 +3,10 @@
 
 use std::io::BufRead;
 
+use crate::engine::game::Move;
 use crate::formats::lines::{Line as RawLine, Lines};
-use crate::game::Move;
+use crate::record::source::{ParseError, ReadError, Span};
 use crate::record::{Origin, RecordedMove, RecordedResult};
-use crate::source::{ParseError, ReadError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Rules, Square};
 
 /// Most lines one sheet may take before the reader gives up on it.

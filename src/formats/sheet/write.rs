@@ -1,11 +1,11 @@
 //! Writing score sheets: tags, then the grid `show --sheet` draws.
 
+use crate::engine::game::Move;
 use crate::formats::format::TextFormat;
 use crate::formats::sheet::read::tag_line;
-use crate::game::Move;
+use crate::record::row::Game;
 use crate::record::Token;
 use crate::render::text::{sheet, Sheet, TextStyle};
-use crate::table::Game;
 use crate::{Color, GameRecord, Rules};
 
 /// Writes score sheets.

@@ -1,7 +1,7 @@
 //! The 16-byte header every WTHOR file starts with, the sizes of its
 //! records, and the errors of a binary file.
 
-use crate::source::{ParseError, Span};
+use crate::record::source::{ParseError, Span};
 
 /// Length of the header of every WTHOR file.
 pub const HEADER_LEN: usize = 16;

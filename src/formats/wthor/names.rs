@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::formats::wthor::header::{
     binary_error, count_mismatch, Header, HEADER_LEN, PLAYER_RECORD_LEN, TOURNAMENT_RECORD_LEN,
 };
-use crate::source::ParseError;
+use crate::record::source::ParseError;
 
 /// Player and tournament names, indexed by the ids of the game records.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]

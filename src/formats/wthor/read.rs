@@ -5,6 +5,7 @@ use std::io::{self, BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::engine::game::Move;
 use crate::formats::chunk::{Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::format::GameReader;
 use crate::formats::lines::Spares;
@@ -12,9 +13,8 @@ use crate::formats::wthor::header::{
     binary_error, count_mismatch, Header, HEADER_LEN, MOVES_AT, RECORD_LEN,
 };
 use crate::formats::wthor::names::{find_name_files, Names};
-use crate::game::Move;
+use crate::record::source::{MoveSpans, ReadError, Span};
 use crate::record::{Origin, Quirk, RecordedMove, RecordedResult, ResultValue, Token};
-use crate::source::{MoveSpans, ReadError, Span};
 use crate::{GameRecord, Position, Square};
 
 /// The square of a move byte `10 * row + column`, both 1–8.

@@ -3,15 +3,15 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Seek, SeekFrom, Write};
 
+use crate::engine::game::Move;
 use crate::formats::format::{GameWriter, Refusal, WriteError};
 use crate::formats::wthor::header::{
     Header, HEADER_LEN, MOVES_AT, MOVE_BYTES, PLAYER_RECORD_LEN, RECORD_LEN, TOURNAMENT_RECORD_LEN,
 };
 use crate::formats::wthor::names::{decode_latin1, encode_latin1, Names};
 use crate::formats::wthor::read::byte_of_square;
-use crate::game::Move;
+use crate::record::row::Game;
 use crate::record::{Report, Rules, Tags, Token};
-use crate::table::Game;
 use crate::{GameRecord, Square, Status, Symmetry, Winner};
 
 /// A game made ready for a record, names aside.

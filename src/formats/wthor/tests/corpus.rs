@@ -6,12 +6,12 @@ use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::engine::game::Winner;
 use crate::formats::wthor::names::*;
 use crate::formats::wthor::read::*;
 use crate::formats::wthor::tests::options;
 use crate::formats::wthor::write::*;
 use crate::formats::wthor::*;
-use crate::game::Winner;
 use crate::testkit::{corpus, wtb_files};
 use crate::{GameRecord, Status};
 

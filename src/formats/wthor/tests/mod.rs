@@ -14,7 +14,7 @@ use crate::formats::wthor::names::*;
 use crate::formats::wthor::read::*;
 use crate::formats::wthor::write::*;
 use crate::formats::wthor::*;
-use crate::source::ReadError;
+use crate::record::source::ReadError;
 use crate::{GameRecord, Square};
 
 fn fixture(name: &str) -> PathBuf {

@@ -2,15 +2,15 @@
 
 use std::io::{self, Read};
 
+use crate::engine::game::Winner;
 use crate::formats::wthor::names::*;
 use crate::formats::wthor::read::*;
 use crate::formats::wthor::tests::{
     error_message, file, fixture, header_bytes, read_all, record_bytes,
 };
 use crate::formats::wthor::*;
-use crate::game::Winner;
+use crate::record::source::ReadError;
 use crate::record::{GameError, Origin, Quirk, RecordedResult, ResultKind, ResultValue, Token};
-use crate::source::ReadError;
 use crate::testkit::transcript;
 use crate::ReplayErrorKind;
 use crate::{GameRecord, Square, Status};

@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 use std::io::{Cursor, Seek, SeekFrom};
 use std::sync::Arc;
 
+use crate::engine::game::{Move, Winner};
 use crate::formats::format::WriteError;
 use crate::formats::wthor::header::binary_error;
 use crate::formats::wthor::read::*;
 use crate::formats::wthor::tests::{options, read_all, write_games};
 use crate::formats::wthor::write::*;
 use crate::formats::wthor::*;
-use crate::game::{Move, Winner};
 use crate::record::{RecordedMove, RecordedResult, ResultValue, Rules, Token};
 use crate::testkit::{random_game, transcript, Play, Rng};
 use crate::{GameRecord, Position, Status, Symmetry};

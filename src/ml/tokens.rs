@@ -19,8 +19,8 @@
 //! ```
 
 use crate::formats::format::Refusal;
+use crate::record::source::MoveSpans;
 use crate::record::{GameRecord, Origin, RecordedMove, Token};
-use crate::source::MoveSpans;
 use crate::{Move, Position, Square};
 
 /// Tokens in a row: the most moves a game has.
@@ -170,10 +170,10 @@ pub fn decode<T: Copy + Into<i64>>(row: &[T], origin: Origin, spans: MoveSpans) 
 }
 
 /// The `.npy` header (version 1.0) of `rows` rows of [`LENGTH`] int8
-/// tokens, of the same length for every count ([`crate::npy::header`]).
+/// tokens, of the same length for every count ([`crate::ml::npy::header`]).
 #[must_use]
 pub fn npy_header(rows: u64) -> Vec<u8> {
-    crate::npy::header("'|i1'", &[LENGTH], rows)
+    crate::ml::npy::header("'|i1'", &[LENGTH], rows)
 }
 
 #[cfg(test)]

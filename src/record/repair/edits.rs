@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-use crate::game::Move;
+use crate::engine::game::Move;
+use crate::record::source::{MoveSpans, Span};
 use crate::record::{GameRecord, RecordedMove, Token};
-use crate::source::{MoveSpans, Span};
 use crate::{Position, Square, Symmetry};
 
 /// How a substituted square relates to the one written.

@@ -1,10 +1,20 @@
 //! The format-neutral game record every reader produces and every writer
-//! takes, and its replay into a [`Report`].
+//! takes, and its replay into a [`Report`]; and what rides on records:
+//! their source spans and dates, the table's game row ([`row`]), filters
+//! and selection ([`select`]), repair of broken records ([`repair`]) and
+//! the analysis of a played game by the solver ([`analysis`]).
+
+pub mod analysis;
+pub mod date;
+pub mod repair;
+pub mod row;
+pub mod select;
+pub mod source;
 
 use std::fmt;
 
-use crate::game::{Finish, Move, Replay, ReplayError, Score, Status, Winner};
-use crate::source::{MoveSpans, ParseError, Span};
+use crate::engine::game::{Finish, Move, Replay, ReplayError, Score, Status, Winner};
+use crate::record::source::{MoveSpans, ParseError, Span};
 use crate::{Color, Position};
 
 /// One move token of a record, as written.

@@ -4,10 +4,10 @@
 
 use std::cmp::Ordering;
 
-use crate::game::{Finish, Move, Replay, Status};
+use crate::engine::game::{Finish, Move, Replay, Status};
+use crate::record::repair::edits::{Draft, Edit, Kind, Mark, Tok, Typo};
+use crate::record::repair::rank::{final_score, orbit_key, Rank, Suggestion};
 use crate::record::{GameRecord, RecordedMove, Token};
-use crate::repair::edits::{Draft, Edit, Kind, Mark, Tok, Typo};
-use crate::repair::rank::{final_score, orbit_key, Rank, Suggestion};
 use crate::{Position, Square, Symmetry};
 
 /// Limits of the search.

@@ -1,5 +1,5 @@
 //! Othello-GPT token arrays (`.npy`): one row of tokens a game (see
-//! [`crate::tokens`] for the vocabulary).
+//! [`crate::ml::tokens`] for the vocabulary).
 //!
 //! Read: a NumPy array of shape `[games, n]` of any integer type (`i1`
 //! to `i8`, `u1` to `u8`, either byte order), row-major, streamed a row at
@@ -17,10 +17,10 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 
 use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo, GameReader, GameWriter, Games, WriteError};
+use crate::ml::tokens::{self, LENGTH};
+use crate::record::row::Game;
+use crate::record::source::{MoveSpans, ParseError, ReadError, Span};
 use crate::record::{GameRecord, Origin};
-use crate::source::{MoveSpans, ParseError, ReadError, Span};
-use crate::table::Game;
-use crate::tokens::{self, LENGTH};
 
 /// The tokens row of the format table.
 pub const INFO: FormatInfo = FormatInfo {

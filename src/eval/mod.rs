@@ -18,7 +18,7 @@
 
 use std::sync::LazyLock;
 
-use crate::square::{flip_rows, mirror_columns, transpose};
+use crate::engine::square::{flip_rows, mirror_columns, transpose};
 
 /// `TERNARY[b]`: the base-3 number whose digits are the bits of `b`.
 static TERNARY: [u32; 1024] = {

@@ -28,9 +28,9 @@ use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::str::FromStr;
 
+use crate::engine::square::images;
+use crate::record::select::FilterError;
 use crate::record::{Report, Watch};
-use crate::select::FilterError;
-use crate::square::images;
 use crate::{Color, Move, Position, Square, Status, Symmetry};
 
 /// The CSV header, exactly.
@@ -274,14 +274,14 @@ impl Seen {
     }
 }
 
-/// The seen-set's hasher (see [`crate::hash`]).
-pub use crate::hash::PairHasher;
+/// The seen-set's hasher (see [`crate::engine::hash`]).
+pub use crate::engine::hash::PairHasher;
 
 /// The CSV field of a source name, quoted where it must be.
 #[must_use]
 pub fn csv_source(name: &str) -> Vec<u8> {
     let mut field = Vec::with_capacity(name.len());
-    crate::table::push_csv_field(&mut field, name.as_bytes());
+    crate::record::row::push_csv_field(&mut field, name.as_bytes());
     field
 }
 
@@ -371,10 +371,10 @@ pub fn push_npy(out: &mut Vec<u8>, game: u32, row: &Row) {
 }
 
 /// The `.npy` header (format version 1.0) of `count` records, of the
-/// same length for every count ([`crate::npy::header`]).
+/// same length for every count ([`crate::ml::npy::header`]).
 #[must_use]
 pub fn npy_header(count: u64) -> Vec<u8> {
-    crate::npy::header(NPY_DESCR, &[], count)
+    crate::ml::npy::header(NPY_DESCR, &[], count)
 }
 
 #[cfg(test)]

@@ -21,8 +21,8 @@ use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::compress::{decode, inner_name, read_ahead, Codec};
 use crate::formats::{parquet, wthor, Format, GameReader, ReadOptions};
+use crate::io::compress::{decode, inner_name, read_ahead, Codec};
 
 /// Why an input cannot be opened.
 #[derive(Debug, thiserror::Error)]

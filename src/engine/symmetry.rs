@@ -7,7 +7,7 @@
 //! every byte and the diagonal reflection is three delta swaps; the
 //! other five are compositions of those.
 
-use crate::square::images;
+use crate::engine::square::images;
 use crate::{Color, Position, Square, Symmetry};
 
 impl Position {
@@ -268,7 +268,7 @@ const fn mix(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::square::transform_bits;
+    use crate::engine::square::transform_bits;
     use crate::testkit::Rng;
     use crate::{Bitboard, Board, Move, Replay};
 

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::{flips, moves, square_bit};
+use crate::engine::board::{flips, moves, square_bit};
 use crate::{Board, Color, Position, Square};
 
 /// A move as a game record states it.
@@ -494,7 +494,7 @@ impl Replay {
     #[must_use]
     pub(crate) fn interleaving_pays() -> bool {
         #[cfg(target_arch = "x86_64")]
-        return crate::board::has_avx512();
+        return crate::engine::board::has_avx512();
         #[cfg(not(target_arch = "x86_64"))]
         return false;
     }
@@ -509,7 +509,7 @@ impl Replay {
     /// [`Replay::play`] to take up (a left-out pass, an error). The two
     /// chains of moves are independent, so the processor overlaps them;
     /// with AVX-512 the flips are found in vectors
-    /// ([`crate::board::flips_avx512`]), which only pays when it has two
+    /// ([`crate::engine::board::flips_avx512`]), which only pays when it has two
     /// chains to overlap.
     #[inline]
     pub(crate) fn place_two<N>(a: &mut Replay, b: &mut Replay, next: N) -> usize
@@ -517,7 +517,7 @@ impl Replay {
         N: FnMut(usize) -> Option<(Square, Square)>,
     {
         #[cfg(target_arch = "x86_64")]
-        if crate::board::has_avx512() {
+        if crate::engine::board::has_avx512() {
             // SAFETY: the processor has the features the function is
             // compiled with.
             return unsafe { place_two_avx512(a, b, next) };
@@ -575,7 +575,7 @@ where
 
 /// [`place_two_with`] compiled for AVX-512, with [`flips_avx512`].
 ///
-/// [`flips_avx512`]: crate::board::flips_avx512
+/// [`flips_avx512`]: crate::engine::board::flips_avx512
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512cd")]
 fn place_two_avx512<N>(a: &mut Replay, b: &mut Replay, next: N) -> usize
@@ -585,7 +585,7 @@ where
     place_two_with(a, b, next, |p, o, square| {
         // SAFETY: this function is only called when the processor has
         // the features it is compiled with (`place_two`).
-        unsafe { crate::board::flips_avx512(p, o, square) }
+        unsafe { crate::engine::board::flips_avx512(p, o, square) }
     })
 }
 
@@ -726,7 +726,7 @@ mod tests {
             assert_eq!(Replay::place_two(&mut a, &mut b, next), k);
             assert_eq!((a.position, b.position), (ea[k], eb[k]));
             #[cfg(target_arch = "x86_64")]
-            if crate::board::has_avx512() {
+            if crate::engine::board::has_avx512() {
                 let (mut a, mut b) = (Replay::new(*sa), Replay::new(*sb));
                 // SAFETY: the processor has AVX-512 (checked above).
                 assert_eq!(unsafe { place_two_avx512(&mut a, &mut b, next) }, k);

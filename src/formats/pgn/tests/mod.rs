@@ -6,11 +6,11 @@ mod annotations;
 mod round_trips;
 mod writing;
 
-use crate::date::iso_date;
+use crate::engine::game::{Move, Winner};
 use crate::formats::pgn::fen::write_fen;
 use crate::formats::pgn::read::{ANNOTATION_CAP, LINE_CAP, TEXT_CAP};
 use crate::formats::pgn::*;
-use crate::game::{Move, Winner};
+use crate::record::date::iso_date;
 use crate::record::{
     Annotation, AnnotationKind, MoveNote, Origin, RecordedMove, RecordedResult, ResultKind,
     ResultValue, Rules, Tags, Token,
@@ -140,17 +140,17 @@ fn variation(after: usize, text: &str) -> Annotation {
 
 use crate::testkit::corpus;
 
-const EDAX: &str = include_str!("../../../fixtures/pgn/edax-style.pgn");
+const EDAX: &str = include_str!("../../../../fixtures/pgn/edax-style.pgn");
 
-const CASSIO: &str = include_str!("../../../fixtures/pgn/cassio-style.pgn");
+const CASSIO: &str = include_str!("../../../../fixtures/pgn/cassio-style.pgn");
 
-const THOR: &str = include_str!("../../../fixtures/pgn/thor-style.pgn");
+const THOR: &str = include_str!("../../../../fixtures/pgn/thor-style.pgn");
 
-const PLAYOK: &str = include_str!("../../../fixtures/pgn/playok-style.pgn");
+const PLAYOK: &str = include_str!("../../../../fixtures/pgn/playok-style.pgn");
 
-const VARIANTS: &str = include_str!("../../../fixtures/pgn/variants.pgn");
+const VARIANTS: &str = include_str!("../../../../fixtures/pgn/variants.pgn");
 
-const BROKEN: &str = include_str!("../../../fixtures/pgn/broken.pgn");
+const BROKEN: &str = include_str!("../../../../fixtures/pgn/broken.pgn");
 
 #[test]
 fn corpus_playok_game() {

@@ -20,7 +20,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 
 use crate::formats::lines::{Cut, Lines};
-use crate::source::ReadError;
+use crate::record::source::ReadError;
 use crate::GameRecord;
 
 /// A stretch of an input that starts at a record boundary (or where the

@@ -21,11 +21,11 @@ use std::collections::HashSet;
 use std::fmt;
 use std::hash::BuildHasherDefault;
 
-use crate::date::RecordDate;
-use crate::game::Replay;
-use crate::hash::PairHasher;
-use crate::openings::{Opening, OpeningClassifier, Openings};
-use crate::query::{Hit, PositionQuery, QueryError};
+use crate::engine::game::Replay;
+use crate::engine::hash::PairHasher;
+use crate::engine::openings::{Opening, OpeningClassifier, Openings};
+use crate::engine::query::{Hit, PositionQuery, QueryError};
+use crate::record::date::RecordDate;
 use crate::record::{GameRecord, Report, Token, Watch};
 use crate::{Move, Position, Status, Winner};
 
@@ -679,7 +679,7 @@ impl Selection {
 /// (`--unique`).
 #[must_use]
 pub fn duplicate_key(record: &GameRecord) -> u128 {
-    let mut key = crate::symmetry::MoveListKey::new();
+    let mut key = crate::engine::symmetry::MoveListKey::new();
     for m in &record.moves {
         if let Token::Move(Move::Play(square)) = m.token {
             key.push(square);

@@ -3,9 +3,9 @@
 
 use std::borrow::Cow;
 
-use crate::date::RecordDate;
-use crate::game::Move;
-use crate::openings::Opening;
+use crate::engine::game::Move;
+use crate::engine::openings::Opening;
+use crate::record::date::RecordDate;
 use crate::record::{GameRecord, OtherBoard, Report, Token};
 use crate::{Position, Status, Winner};
 

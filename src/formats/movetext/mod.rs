@@ -30,12 +30,12 @@ use nom::error::ErrorKind;
 use nom::sequence::{pair, separated_pair, terminated};
 use nom::{IResult, Parser};
 
-use crate::game::{Move, ReplayErrorKind, Winner};
+use crate::engine::game::{Move, ReplayErrorKind, Winner};
+use crate::record::source::{MoveSpans, ParseError, Span};
 use crate::record::{
     Annotation, AnnotationKind, GameError, Origin, Quirk, RecordedMove, RecordedResult,
     ResultValue, Token,
 };
-use crate::source::{MoveSpans, ParseError, Span};
 use crate::{Bitboard, Board, Color, GameRecord, Position, Square};
 
 /// One lexical item of a transcript line.

@@ -1,13 +1,13 @@
 //! Tests of the repair: each kind of slip in a known game, the ranking,
 //! the verdicts, and the experiment behind the README's table.
 
-use crate::game::{Move, Status};
-use crate::record::{MoveNote, RecordedMove, Token};
-use crate::repair::edits::osa_distance;
-use crate::repair::search::{next_moves, squares};
-use crate::repair::{
+use crate::engine::game::{Move, Status};
+use crate::record::repair::edits::osa_distance;
+use crate::record::repair::search::{next_moves, squares};
+use crate::record::repair::{
     is_unique, repair, suggest, suggest_with, Edit, Mark, Options, Rank, Suggestion, Typo, Verdict,
 };
+use crate::record::{MoveNote, RecordedMove, Token};
 use crate::testkit::{random_moves, transcript, Play, Rng};
 use crate::{Color, GameRecord, Position, Square, Symmetry};
 

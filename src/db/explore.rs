@@ -21,8 +21,8 @@
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
-use crate::game::Status;
-use crate::select::Results;
+use crate::engine::game::Status;
+use crate::record::select::Results;
 use crate::{Move, Position, Square, Winner};
 
 /// Next moves are counted by index: the 64 squares, then the pass.

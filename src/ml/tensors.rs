@@ -4,8 +4,8 @@
 //! flips — the side to move taken from the replay, so a pass never shifts
 //! them.
 //!
-//! The rows are those of [`crate::positions`] (one per disc placed,
-//! gathered by a [`Collector`](crate::positions::Collector) on the game's
+//! The rows are those of [`crate::ml::positions`] (one per disc placed,
+//! gathered by a [`Collector`](crate::ml::positions::Collector) on the game's
 //! one replay); [`Columns`] turns each into the arrays' values: five 8×8
 //! boolean planes (index `[row][column]`, `a1` at `[0][0]`, `h1` at
 //! `[0][7]`) and the scalars. `positions --to npz` writes them as a NumPy
@@ -32,7 +32,7 @@
 //! # Ok::<(), kifu::ParseError>(())
 //! ```
 
-use crate::positions::{Row, NPY_NO_SCORE};
+use crate::ml::positions::{Row, NPY_NO_SCORE};
 use crate::{flips, moves, Color};
 
 /// The arrays, in order: name and NumPy type; the first five are boards
@@ -140,13 +140,13 @@ impl Columns {
 pub fn npy_header(k: usize, rows: u64) -> Vec<u8> {
     let (_, descr) = ARRAYS[k.min(ARRAYS.len() - 1)];
     let tail: &[usize] = if k < PLANES { &[8, 8] } else { &[] };
-    crate::npy::header(&format!("'{descr}'"), tail, rows)
+    crate::ml::npy::header(&format!("'{descr}'"), tail, rows)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::positions::{Collector, Options};
+    use crate::ml::positions::{Collector, Options};
     use crate::testkit::{random_game, transcript, Play, Rng};
     use crate::Position;
 

@@ -1,9 +1,9 @@
 //! How candidates compare: [`Rank`], the [`Suggestion`] that carries it,
 //! and which candidates count as one game.
 
-use crate::game::{Finish, Move, Status};
+use crate::engine::game::{Finish, Move, Status};
+use crate::record::repair::edits::{Edit, Mark};
 use crate::record::{GameRecord, Rules, Token};
-use crate::repair::edits::{Edit, Mark};
 use crate::{Score, Symmetry};
 
 /// How a suggestion compares with others: smaller is better, field by

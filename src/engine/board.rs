@@ -683,7 +683,7 @@ pub(crate) fn has_lzcnt() -> bool {
 /// arithmetic, a lane a direction, in a third of the instructions. Its
 /// path from the discs to the flips is longer (a broadcast in, a
 /// reduction and a transfer out), so it pays where two replays are
-/// interleaved ([`crate::game::Replay::place_two`]) and not in a single
+/// interleaved ([`crate::engine::game::Replay::place_two`]) and not in a single
 /// chain of moves, where [`flips`] is faster.
 ///
 /// # Safety
