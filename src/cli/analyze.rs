@@ -13,10 +13,10 @@ use kifu::{GameRecord, Move, Status};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::engine::{Engine, EngineArgs};
 use super::io::InputArgs;
 use super::progress::Steps;
 use super::run::{run_inputs, Job};
+use super::solver::{SolverArgs, SolverPool};
 use super::{report, Outcome};
 
 /// Find the moves that lost discs: exact values from N empties to the end.
@@ -397,7 +397,7 @@ struct Analyze<'a, W: Write> {
     options: batch::Options,
     selection: &'a Selection,
     unique: Option<Seen>,
-    engine: &'a Engine,
+    engine: &'a SolverPool,
     empties: u32,
     /// Each position's best moves are written (per move, JSON Lines).
     best_moves: bool,
@@ -494,7 +494,7 @@ impl<W: Write> Job for Analyze<'_, W> {
 
 pub fn run(args: Args) -> Result<Outcome> {
     let selection = args.input.selection(false)?;
-    let engine = EngineArgs {
+    let engine = SolverArgs {
         threads: args.input.jobs,
         hash: args.hash,
     }

@@ -173,7 +173,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             args.wthor.theoretical.unwrap_or_default() == Theoretical::Solve && depth >= 2;
         let solver = solving.then(|| {
             let mb = args.wthor.hash.unwrap_or(256).max(1);
-            super::engine::new_solver(SolverOptions::with_hash(mb.saturating_mul(1 << 20)))
+            super::solver::new_solver(SolverOptions::with_hash(mb.saturating_mul(1 << 20)))
         });
         let solved = AtomicU64::new(0);
         let prepare = |record: &mut GameRecord, report: &Report| {

@@ -466,7 +466,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
     }
     let solver = (args.score == Scoring::Exact).then(|| {
-        super::engine::new_solver(SolverOptions::with_hash(
+        super::solver::new_solver(SolverOptions::with_hash(
             args.hash.max(1).saturating_mul(1 << 20),
         ))
     });

@@ -10,8 +10,8 @@ use kifu::solve::{BestMoves, MoveValue, Solution};
 use kifu::{Color, Move, Position, PositionQuery};
 use serde::Serialize;
 
-use super::engine::EngineArgs;
 use super::progress::Steps;
+use super::solver::SolverArgs;
 use super::Outcome;
 
 /// Solve positions exactly: value, best moves and a best line.
@@ -53,7 +53,7 @@ pub struct Args {
     max_empties: u32,
 
     #[command(flatten)]
-    engine: EngineArgs,
+    engine: SolverArgs,
 
     /// No progress bar.
     #[arg(long, short = 'q')]

@@ -214,7 +214,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let selection = args.input.selection(by == By::Opening)?;
     let solver = args.endgame.map(|_| {
-        super::engine::new_solver(SolverOptions::with_hash(
+        super::solver::new_solver(SolverOptions::with_hash(
             args.hash.max(1).saturating_mul(1 << 20),
         ))
     });

@@ -217,7 +217,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let suggest = args.suggest;
     let selection = args.input.selection(false)?;
     let solver = args.theoretical.then(|| {
-        super::engine::new_solver(SolverOptions::with_hash(
+        super::solver::new_solver(SolverOptions::with_hash(
             args.hash.max(1).saturating_mul(1 << 20),
         ))
     });

@@ -310,7 +310,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let error = report.error.clone();
     let analysis = match args.analyze {
         Some(empties) => {
-            let solver = super::engine::new_solver(SolverOptions::default());
+            let solver = super::solver::new_solver(SolverOptions::default());
             // Never interrupted: Ctrl-C ends the process.
             let game = analyze(&solver, record, empties).ok();
             Analysis {

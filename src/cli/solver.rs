@@ -5,7 +5,7 @@ use kifu::solve::{Solver, SolverOptions};
 
 /// How much of the machine the exact solver may use.
 #[derive(clap::Args, Debug, Clone)]
-pub struct EngineArgs {
+pub struct SolverArgs {
     /// Threads (default: one per core).
     #[arg(
         long,
@@ -22,27 +22,27 @@ pub struct EngineArgs {
 }
 
 /// A solver and the threads it runs on.
-pub struct Engine {
+pub struct SolverPool {
     pub solver: Solver,
     pool: rayon::ThreadPool,
 }
 
-impl EngineArgs {
+impl SolverArgs {
     /// Allocates the table and starts the threads.
-    pub fn start(&self) -> Result<Engine> {
+    pub fn start(&self) -> Result<SolverPool> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
             .context("cannot start the solver's threads")?;
         let bytes = self.hash.max(1).saturating_mul(1 << 20);
-        Ok(Engine {
+        Ok(SolverPool {
             solver: new_solver(SolverOptions::with_hash(bytes)),
             pool,
         })
     }
 }
 
-impl Engine {
+impl SolverPool {
     /// Runs `job` on the solver's threads.
     pub fn install<T: Send>(&self, job: impl FnOnce() -> T + Send) -> T {
         self.pool.install(job)
