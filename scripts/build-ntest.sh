@@ -13,8 +13,9 @@
 #   OUT (default target/peers/ntest): OUT/src is the source, OUT/build the
 #     CMake build, OUT/run the run folder: ntest, parameters.txt,
 #     coefficients/, resource/solver*.txt and TestGames.ggf (NTest runs
-#     self-tests on it at every start and crashes without it). Prints the
-#     run folder's path last.
+#     self-tests on it at every start and crashes without it); OUT/run-clock
+#     the same folder for play against the clock (below). Prints the run
+#     folder's path last.
 # Needs cmake, make, g++ (Debian: apt-get install cmake g++ make) and an
 # x86-64 CPU with SSE4.2 (NTest builds with -msse4.2). NICE (default 10)
 # and JOBS (default 1) set the compiler's niceness and parallelism.
@@ -23,6 +24,12 @@
 # every estimate comes from its search alone and runs repeat exactly
 # (NTEST_BOOK=1 keeps NTest's own parameters.txt, which learns a book in
 # coefficients/ as it plays).
+# Under NBoard, `set depth N` keeps the search kind of parameters.txt's line
+# 2 and gives it N: in run/ that is "s" (a selective search to depth N;
+# NTest then ignores the clock), in run-clock/ it is "m" (match time: NTest
+# spends the time left on its GGF clock, TI[] in `set game` less the times
+# sent with each `move`, and N only sets an unused match length), which is
+# how scripts/nboard-match.py --move-time/--clock plays it.
 # NTest's quirks under NBoard (the scripts work around them):
 #   - in a GGF board (BO[8 ...]) it reads '*' as black, 'O' as white; an
 #     'X' for black is misread;
@@ -73,8 +80,14 @@ if [ ! -f "$out/src.new/src/CMakeLists.txt" ] || [ ! -d "$out/src.new/src/resour
   rm -rf "$out/src.new"
   exit 2
 fi
-rm -rf "$out/src"
-mv "$out/src.new" "$out/src"
+# The same source as last time: keep the old tree (and the build's up-to-date
+# objects with it).
+if [ -d "$out/src" ] && diff -rq "$out/src" "$out/src.new" >/dev/null 2>&1; then
+  rm -rf "$out/src.new"
+else
+  rm -rf "$out/src"
+  mv "$out/src.new" "$out/src"
+fi
 
 # The build: NTest's own CMake files, release flags; only the ntest target
 # (its tests and randomEvalGen are not needed).
@@ -102,6 +115,15 @@ if [ "${NTEST_BOOK:-0}" != 1 ]; then
   awk 'NR == 2 { $7 = 0 } { print }' "$run/parameters.txt" >"$run/parameters.txt.new"
   mv "$run/parameters.txt.new" "$run/parameters.txt"
 fi
+
+# The clock folder: the same files, line 2's search kind "m" (match time).
+clock="$out/run-clock"
+rm -rf "$clock"
+mkdir -p "$clock"
+for item in ntest coefficients resource TestGames.ggf; do
+  ln -s "../run/$item" "$clock/$item"
+done
+awk 'NR == 2 { $2 = "m30" } { print }' "$run/parameters.txt" >"$clock/parameters.txt"
 
 # A smoke test: the start position at depth 4 must give a move. Standard
 # input stays open until the reply: its end reads as "quit" to NTest, which
