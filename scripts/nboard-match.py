@@ -39,7 +39,8 @@ played by the script (`move PA` to both engines), never asked for. A game
 ends as a loss for an engine that dies, does not answer within the timeout
 (--timeout, or its clock plus --grace in clock mode) or plays an illegal
 move; the reason is printed, the game is scored 64-0 against it, and the
-engine is restarted for the next game. Scores give the empty squares to the
+engine is restarted for the next game (--fresh: both engines before every
+game, so that no hash table carries over and NTest's games repeat). Scores give the empty squares to the
 winner. The result table gives wins/draws/losses, score % (a draw is half),
 mean disc difference, per colour.
 """
@@ -290,6 +291,10 @@ def main():
     parser.add_argument("--rate-openings", action="store_true",
                         help="print engine1's value (Black's view) of each opening at "
                              "--depth1 instead of playing; the built-in list was made so")
+    parser.add_argument("--fresh", action="store_true",
+                        help="restart both engines before every game (no hash table or "
+                             "other state carried from game to game: NTest's games then "
+                             "repeat exactly)")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
     args = parser.parse_args()
 
@@ -364,6 +369,9 @@ def main():
             points = 0.0
             for black, white in ((one, two), (two, one)):
                 number += 1
+                if args.fresh:
+                    one.close()
+                    two.close()
                 game = play_game(black, white, moves, args)
                 diff = game["diff"]
                 # From engine 1's view.
