@@ -20,7 +20,8 @@ error, and the time. Python 3 standard library only (scripts/nboard.py).
 Usage:
   scripts/bench-eval-accuracy.py [--wthor FILE] [--count N] [--seed S]
       [--depth D] [--empties E] [--kifu PATH] [--ntest-dir DIR]
-      [--engine CMD] [--no-engine] [--no-kifu] [--csv OUT] [--log FILE]
+      [--engine CMD] [--no-engine] [--no-kifu] [--csv OUT] [--reuse CSV]
+      [--log FILE]
 Defaults: the corpus's WTH_2014.wtb (/work/shared/corpus/wthor, or
 $KIFU_CORPUS/wthor); if that file is missing the newest WTH_*.wtb there,
 named in the output. NTest from target/peers/ntest/run
@@ -148,6 +149,16 @@ def run_kifu_csv(kifu, args, positions_file):
     return list(csv.DictReader(io.StringIO(proc.stdout)))
 
 
+def read_reuse(path):
+    """Exact values of an earlier run's --csv: position -> (value, best moves)."""
+    known = {}
+    with open(path, encoding="utf-8", newline="") as handle:
+        for line in csv.DictReader(handle):
+            if line.get("position") and line.get("exact") not in (None, ""):
+                known[line["position"]] = (int(line["exact"]), moves_of(line["exact_best"]))
+    return known
+
+
 def kifu_has_eval(kifu):
     proc = subprocess.run([kifu, "eval", "--help"], capture_output=True, text=True)
     return proc.returncode == 0 and "--depth" in proc.stdout
@@ -205,6 +216,9 @@ def main():
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds to wait for any engine reply (default 300)")
     parser.add_argument("--csv", help="write positions and results as CSV")
+    parser.add_argument("--reuse", metavar="CSV",
+                        help="take exact values from an earlier run's --csv where it has "
+                             "the position (solving 24 empties takes seconds each)")
     parser.add_argument("--log", help="write the NBoard protocol lines")
     args = parser.parse_args()
 
@@ -215,7 +229,7 @@ def main():
     if note:
         print(f"# {note}")
     picked, games = pick_positions(wthor, args.count, args.empties, args.seed)
-    print(f"# {len(picked)} positions at {args.empties} empties from {len(games) if False else games} "
+    print(f"# {len(picked)} positions at {args.empties} empties from {games} "
           f"games of {wthor} (seed {args.seed}); estimates at depth {args.depth}", flush=True)
     if len(picked) < args.count:
         print(f"# only {len(picked)} games reach {args.empties} empties", flush=True)
@@ -235,20 +249,34 @@ def main():
             handle.write(row["position"] + "\n")
 
     try:
-        # Exact values.
+        # Exact values: from --reuse where it has the position, else kifu solve.
         started = time.monotonic()
-        solve_args = ["solve", "--format", "csv", "--quiet"]
-        if args.solve_threads:
-            solve_args += ["--threads", str(args.solve_threads)]
-        solved = run_kifu_csv(args.kifu, solve_args, positions_file)
-        if len(solved) != len(rows):
-            sys.exit(f"bench-eval-accuracy.py: kifu solve gave {len(solved)} rows "
-                     f"for {len(rows)} positions")
-        for row, line in zip(rows, solved):
-            row["exact"] = int(line["value"])
-            row["exact_best"] = moves_of(line["best_moves"])
-            row["solve_seconds"] = float(line["seconds"])
-        print(f"# solved exactly by kifu in {time.monotonic() - started:.1f} s", flush=True)
+        known = read_reuse(args.reuse) if args.reuse else {}
+        missing = [row for row in rows if row["position"] not in known]
+        for row in rows:
+            if row["position"] in known:
+                row["exact"], row["exact_best"] = known[row["position"]]
+        if missing:
+            solve_file = positions_file + ".solve"
+            with open(solve_file, "w", encoding="utf-8") as handle:
+                for row in missing:
+                    handle.write(row["position"] + "\n")
+            solve_args = ["solve", "--format", "csv", "--quiet"]
+            if args.solve_threads:
+                solve_args += ["--threads", str(args.solve_threads)]
+            try:
+                solved = run_kifu_csv(args.kifu, solve_args, solve_file)
+            finally:
+                os.remove(solve_file)
+            if len(solved) != len(missing):
+                sys.exit(f"bench-eval-accuracy.py: kifu solve gave {len(solved)} rows "
+                         f"for {len(missing)} positions")
+            for row, line in zip(missing, solved):
+                row["exact"] = int(line["value"])
+                row["exact_best"] = moves_of(line["best_moves"])
+        print(f"# {len(missing)} solved exactly by kifu in {time.monotonic() - started:.1f} s"
+              f"{f', {len(rows) - len(missing)} taken from {args.reuse}' if args.reuse else ''}",
+              flush=True)
 
         # kifu's estimates.
         kifu_note = None
