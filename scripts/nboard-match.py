@@ -61,7 +61,7 @@ from nboard import BLACK, WHITE, Board, Engine, EngineError  # noqa: E402
 #   awk -F'\t' 'NR>1 && length($2)>=16 && length($2)<=24 {print $1"\t"$2}' \
 #     /work/shared/openings.tsv >candidates.tsv
 #   scripts/nboard-match.py --engine1 ./ntest --dir1 target/peers/ntest/run \
-#     --engine2 - --depth1 20 --openings candidates.tsv --rate-openings
+#     --depth1 20 --openings candidates.tsv --rate-openings
 # (33 candidates; 10 rated beyond 2 discs, all for White, were left out.)
 BUILTIN_OPENINGS = [
     ('Aubrey (Feldborg continuation)', "f5d6c3d3c4b3d2f4", -0.25),
@@ -262,7 +262,7 @@ def main():
     parser.add_argument("--engine1", required=True, help="first engine's command line")
     parser.add_argument("--dir1", help="its working folder (default: this one)")
     parser.add_argument("--name1", help="its name in the table (default: from the command)")
-    parser.add_argument("--engine2", required=True, help="second engine's command line")
+    parser.add_argument("--engine2", help="second engine's command line")
     parser.add_argument("--dir2")
     parser.add_argument("--name2")
     parser.add_argument("--depth", type=int, help="`set depth` for both engines")
@@ -309,6 +309,9 @@ def main():
     if args.depth1 is None or (args.depth2 is None and not args.rate_openings):
         parser.error("give --depth (or --depth1 and --depth2), or a clock "
                      "(--move-time or --clock)")
+    if not args.engine2 and not args.rate_openings:
+        parser.error("--engine2 is required (except with --rate-openings)")
+    args.engine2 = args.engine2 or "-"
     for label in ("1", "2"):
         command = getattr(args, "engine" + label)
         if not getattr(args, "name" + label):

@@ -240,7 +240,11 @@ class Engine:
         self.myname = None
         self.proc = None
         self.lines = queue.Queue()
-        self.start(start_timeout)
+        try:
+            self.start(start_timeout)
+        except EngineError:
+            self.kill()  # no process left behind when the start fails
+            raise
 
     def start(self, timeout):
         if self.cwd and not os.path.isdir(self.cwd):
