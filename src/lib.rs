@@ -28,14 +28,16 @@
 
 #![warn(missing_docs)]
 
-// The layers, bottom first (ARCHITECTURE.md): each folder uses only the
-// ones above it in this list.
+// One folder a layer; ARCHITECTURE.md gives their order (engine, eval,
+// solve and search at the bottom; record, formats, ml and io; batch, jobs
+// and db; render and web), each using only the layers below it.
 pub mod batch;
 pub mod db;
 pub mod engine;
 pub mod eval;
 pub mod formats;
 pub mod io;
+pub mod jobs;
 pub mod ml;
 pub mod record;
 pub mod render;

@@ -103,6 +103,38 @@ fn ggf_unsupported_board_size_is_an_invalid_game_with_a_caret() {
 }
 
 #[test]
+fn man_dir_makes_the_folder_it_is_given() {
+    let base = std::env::temp_dir().join(format!("kifu-man-new-{}", std::process::id()));
+    let dir = base.join("share").join("man1");
+    let _ = std::fs::remove_dir_all(&base);
+    kifu()
+        .arg("man")
+        .arg("--dir")
+        .arg(&dir)
+        .assert()
+        .code(0)
+        .stdout("");
+    assert!(dir.join("kifu.1").is_file());
+    assert!(dir.join("kifu-convert.1").is_file());
+    // A file where the folder should be is an I/O error that names it.
+    let file = base.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let out = kifu()
+        .arg("man")
+        .arg("--dir")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).unwrap();
+    assert!(err.contains("cannot make the folder"), "{err}");
+    assert!(err.contains("a-file"), "{err}");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
 fn man_writes_one_page_per_subcommand() {
     let dir = std::env::temp_dir().join(format!("kifu-man-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

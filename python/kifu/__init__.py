@@ -240,7 +240,7 @@ def solve(
     board: Union["Board", str],
     *,
     all_moves: bool = False,
-    hash_mb: int = 64,
+    hash_mb: int = 256,
     max_empties: int = 30,
 ) -> Dict[str, Any]:
     """The exact value of a position (``kifu solve``): the final disc
@@ -265,7 +265,7 @@ def analyze(
     format: Optional[str] = None,
     *,
     empties: int = 20,
-    hash_mb: int = 64,
+    hash_mb: int = 256,
     **filters: Any,
 ) -> List[Dict[str, Any]]:
     """Each game's endgame analysed exactly (``kifu analyze``): from its

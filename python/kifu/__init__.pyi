@@ -161,7 +161,7 @@ def solve(
     board: Union[Board, str],
     *,
     all_moves: bool = False,
-    hash_mb: int = 64,
+    hash_mb: int = 256,
     max_empties: int = 30,
 ) -> Dict[str, Any]: ...
 def analyze(
@@ -169,6 +169,6 @@ def analyze(
     format: Optional[str] = None,
     *,
     empties: int = 20,
-    hash_mb: int = 64,
+    hash_mb: int = 256,
     **filters: Any,
 ) -> List[Dict[str, Any]]: ...

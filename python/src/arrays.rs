@@ -7,7 +7,8 @@
 use kifu::batch::{self, Choice, Seen};
 use kifu::formats::parquet::TableWriter;
 use kifu::formats::{Format, GameReader};
-use kifu::ml::positions::{self, push_npy, Collector, Empties, NPY_RECORD};
+use kifu::jobs::positions::{GameRows, Made};
+use kifu::ml::positions::{self, push_npy, Empties, NPY_RECORD};
 use kifu::record::select::duplicate_key;
 use kifu::ml::tensors::Columns;
 use kifu::GameRecord;
@@ -65,19 +66,18 @@ impl Rows {
                 &options,
                 |records: Vec<GameRecord>| {
                     let mut out = make();
-                    let mut collector = Collector::new(self.options);
+                    let mut maker = GameRows::new(&selection, self.options, None);
                     for record in &records {
-                        collector.clear();
-                        let (report, found) = selection.replay_with(record, false, &mut collector);
-                        if !selection.filter.accepts(record, &report, &found)
-                            || !collector.finish(&report)
-                        {
+                        let Made::Kept {
+                            rows: Some(rows), ..
+                        } = maker.game(record)
+                        else {
                             continue;
-                        }
+                        };
                         // More than 4 billion games keep the last number,
                         // as the command line's npy does.
                         let game = u32::try_from(base + record.origin.index).unwrap_or(u32::MAX);
-                        each(&mut out, game, collector.rows());
+                        each(&mut out, game, rows);
                     }
                     (out, records.len() as u64)
                 },

@@ -78,6 +78,15 @@ fn make(py: Python<'_>, failure: Failure) -> PyResult<PyErr> {
     Ok(PyErr::from_value(value))
 }
 
+impl From<kifu::jobs::JobError> for Failure {
+    fn from(e: kifu::jobs::JobError) -> Failure {
+        match e {
+            kifu::jobs::JobError::Open(error) => Failure::Open(error),
+            kifu::jobs::JobError::Input { path, error } => crate::inputs::batch_failure(&path, error),
+        }
+    }
+}
+
 /// A result whose failure becomes a Python exception.
 pub trait OrRaise<T> {
     /// The value, or the exception.

@@ -288,7 +288,7 @@ fn reading(inputs: Inputs, tx: SyncSender<Message>) {
     let selection = match inputs.selection(true) {
         Ok(s) => s,
         Err(f) => {
-            let _ = tx.send(Message::Failed(f));
+            let _ = tx.send(Message::Failed(f.into()));
             return;
         }
     };
@@ -328,8 +328,13 @@ fn reading(inputs: Inputs, tx: SyncSender<Message>) {
     });
     if let Err(f) = result {
         // A closed stream (the reader dropped) is no failure to tell.
-        if !matches!(&f, Failure::Other(m) if m.contains("pipe")) {
-            let _ = tx.send(Message::Failed(f));
+        let closed = matches!(
+            &f,
+            kifu::jobs::JobError::Input { error: batch::BatchError::Sink(e), .. }
+                if e.kind() == std::io::ErrorKind::BrokenPipe
+        );
+        if !closed {
+            let _ = tx.send(Message::Failed(f.into()));
         }
     }
 }

@@ -3,26 +3,17 @@
 
 use std::path::PathBuf;
 
-use kifu::batch::{self, BatchError};
-use kifu::formats::{Format, GameReader, ReadOptions};
-use kifu::record::select::{duplicate_key, Excluded, Filter, Selection};
-use kifu::GameRecord;
+use kifu::batch::BatchError;
+use kifu::formats::Format;
+use kifu::record::select::FILTER_NAMES;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::errors::Failure;
 
-/// The keyword arguments every reading function takes, with what each is.
-pub const FILTERS: [&str; 14] = [
-    "player",
-    "black",
-    "white",
-    "event",
-    "year",
-    "status",
-    "winner",
-    "opening",
-    "position",
+/// The keyword arguments every reading function takes beside the filters
+/// ([`FILTER_NAMES`]).
+pub const OPTIONS: [&str; 5] = [
     "exclude",
     "unique",
     "moves_column",
@@ -30,25 +21,8 @@ pub const FILTERS: [&str; 14] = [
     "jobs",
 ];
 
-/// Inputs and how to read and choose their games.
-pub struct Inputs {
-    /// The paths, as given.
-    pub paths: Vec<String>,
-    /// `format=`.
-    pub from: Option<Format>,
-    /// `moves_column=`.
-    pub read: ReadOptions,
-    /// `names=`: where WTHOR name files are.
-    pub names: Option<PathBuf>,
-    /// `exclude=`: files whose games to leave out.
-    pub exclude: Vec<String>,
-    /// The filters, without `exclude` until [`Inputs::selection`].
-    pub filter: kifu::record::select::FilterBuilder,
-    /// `unique=`.
-    pub unique: bool,
-    /// `jobs=`: worker threads, 0 for every core.
-    pub jobs: usize,
-}
+/// Inputs and how to read and choose their games: the library's.
+pub use kifu::jobs::Inputs;
 
 /// One path or many: `str`, `os.PathLike`, or an iterable of them.
 pub fn paths(obj: &Bound<'_, PyAny>, argument: &str) -> PyResult<Vec<String>> {
@@ -118,12 +92,7 @@ pub fn inputs(
     let mut inputs = Inputs {
         paths: given,
         from,
-        read: ReadOptions::default(),
-        names: None,
-        exclude: Vec::new(),
-        filter: Filter::builder(),
-        unique: false,
-        jobs: 0,
+        ..Inputs::default()
     };
     let Some(filters) = filters else {
         return Ok(inputs);
@@ -136,11 +105,6 @@ pub fn inputs(
         }
         let b = std::mem::take(&mut inputs.filter);
         inputs.filter = match name.as_str() {
-            "player" => b.player(&text(&value, &name)?),
-            "black" => b.black(&text(&value, &name)?),
-            "white" => b.white(&text(&value, &name)?),
-            "event" => b.event(&text(&value, &name)?),
-            "opening" => b.opening(&text(&value, &name)?),
             "year" => {
                 // 2004, "2000..2010", or (2000, 2010).
                 let spec = if let Ok(y) = value.extract::<i64>() {
@@ -150,20 +114,17 @@ pub fn inputs(
                 } else {
                     text(&value, &name)?
                 };
-                b.years(&spec).map_err(|e| usage(&name, e.to_string()))?
+                b.set(&name, &spec).map_err(|e| usage(&name, e.to_string()))?
             }
             "status" => {
                 let spec = match value.extract::<Vec<String>>() {
                     Ok(list) if !value.is_instance_of::<PyString>() => list.join(","),
                     _ => text(&value, &name)?,
                 };
-                b.statuses(&spec).map_err(|e| usage(&name, e.to_string()))?
+                b.set(&name, &spec).map_err(|e| usage(&name, e.to_string()))?
             }
-            "winner" => b
-                .winner(&text(&value, &name)?)
-                .map_err(|e| usage(&name, e.to_string()))?,
-            "position" => b
-                .position(&text(&value, &name)?)
+            filter if FILTER_NAMES.contains(&filter) => b
+                .set(&name, &text(&value, &name)?)
                 .map_err(|e| usage(&name, e.to_string()))?,
             "exclude" => {
                 inputs.exclude = paths(&value, "exclude")?;
@@ -193,72 +154,15 @@ pub fn inputs(
                 return Err(usage(
                     &name,
                     format!(
-                        "no such keyword argument (the filters and options: {})",
-                        FILTERS.join(", ")
+                        "no such keyword argument (the filters and options: {}, {})",
+                        FILTER_NAMES.join(", "),
+                        OPTIONS.join(", ")
                     ),
                 ))
             }
         };
     }
     Ok(inputs)
-}
-
-impl Inputs {
-    /// The batch settings.
-    pub fn options(&self) -> batch::Options {
-        batch::Options {
-            jobs: self.jobs,
-            ..batch::Options::default()
-        }
-    }
-
-    /// The games of one opened input.
-    fn open(&self, path: &str) -> Result<(Box<dyn GameReader>, Vec<String>), Failure> {
-        let input = kifu::io::input::open(path, self.from).map_err(Failure::Open)?;
-        let mut notes = Vec::new();
-        let games = input.games(self.names.as_deref(), &self.read, &mut notes);
-        Ok((games, notes))
-    }
-
-    /// The filters, the `exclude` files read (in parallel): run without
-    /// the GIL.
-    pub fn selection(&self, openings: bool) -> Result<Selection, Failure> {
-        let mut filter = self.filter.clone();
-        if !self.exclude.is_empty() {
-            let mut excluded = Excluded::default();
-            for path in &self.exclude {
-                let (games, _) = self.open(path)?;
-                batch::run(
-                    games,
-                    &self.options().counting(),
-                    |records: Vec<GameRecord>| {
-                        records.iter().map(duplicate_key).collect::<Vec<_>>()
-                    },
-                    |keys| {
-                        keys.into_iter().for_each(|k| excluded.add_key(k));
-                        Ok(())
-                    },
-                )
-                .map_err(|e| batch_failure(path, e))?;
-            }
-            filter = filter.exclude(excluded);
-        }
-        Ok(Selection::new(filter.build(), openings))
-    }
-
-    /// Runs `each` over every input in turn: its name, its games, and
-    /// the notes about it (WTHOR names).
-    pub fn each(
-        &self,
-        mut each: impl FnMut(&str, Box<dyn GameReader>, Vec<String>) -> Result<(), BatchError>,
-    ) -> Result<(), Failure> {
-        for path in &self.paths {
-            let (games, found) = self.open(path)?;
-            let notes = found.into_iter().map(|n| format!("{path}: {n}")).collect();
-            each(path, games, notes).map_err(|e| batch_failure(path, e))?;
-        }
-        Ok(())
-    }
 }
 
 /// A pipeline's failure on `path`.

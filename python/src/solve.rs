@@ -1,10 +1,7 @@
 //! `kifu.solve` and `kifu.analyze`: SPEC section 9's exact values, from
 //! the library's solver, with the GIL released.
 
-use kifu::record::analysis::{self, GameAnalysis};
-use kifu::batch;
-use kifu::formats::GameReader;
-use kifu::solve::{Solver, SolverOptions};
+use kifu::record::analysis::GameAnalysis;
 use kifu::{Color, GameRecord, Move};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -21,16 +18,12 @@ fn names(moves: &[Move]) -> Vec<String> {
     moves.iter().map(Move::to_string).collect()
 }
 
-fn solver(hash_mb: usize) -> Solver {
-    Solver::new(SolverOptions::with_hash(hash_mb.max(1) << 20))
-}
-
 /// The exact value of ``board`` for the side to move (final disc
 /// difference under perfect play, empties to the winner), its best moves
 /// and a best line; with ``all_moves=True`` also every legal move's
 /// value. See ``kifu.solve``.
 #[pyfunction]
-#[pyo3(signature = (board, all_moves=false, hash_mb=64, max_empties=MAX_EMPTIES))]
+#[pyo3(signature = (board, all_moves=false, hash_mb=kifu::jobs::DEFAULT_HASH_MB, max_empties=MAX_EMPTIES))]
 pub fn solve<'py>(
     py: Python<'py>,
     board: &Board,
@@ -52,7 +45,7 @@ pub fn solve<'py>(
     }
     let (solution, every) = py
         .detach(|| {
-            let solver = solver(hash_mb);
+            let solver = kifu::jobs::solver(hash_mb);
             let solution = solver
                 .solve(&position)
                 .map_err(|e| Failure::Other(e.to_string()))?;
@@ -133,7 +126,7 @@ fn game_dict<'py>(
 /// of ``kifu analyze`` (with a ``moves`` list each). See
 /// ``kifu.analyze``.
 #[pyfunction]
-#[pyo3(signature = (paths, format=None, empties=20, hash_mb=64, **filters))]
+#[pyo3(signature = (paths, format=None, empties=20, hash_mb=kifu::jobs::DEFAULT_HASH_MB, **filters))]
 pub fn analyze<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
@@ -152,47 +145,20 @@ pub fn analyze<'py>(
     let inputs = inputs::inputs(py, paths, format, filters)?;
     let (results, notes) = py
         .detach(|| {
-            let selection = inputs.selection(false)?;
-            let solver = solver(hash_mb);
-            let mut results: Vec<(String, GameRecord, GameAnalysis)> = Vec::new();
             let mut notes = Vec::new();
-            let mut seen = inputs.unique.then(batch::Seen::default);
-            inputs.each(|path, games: Box<dyn GameReader>, found| {
-                notes.extend(found);
-                batch::run(
-                    games,
-                    &inputs.options(),
-                    |records: Vec<GameRecord>| {
-                        let mut kept = Vec::new();
-                        selection.replay_each(records, false, |record, (report, found)| {
-                            if selection.filter.accepts(&record, &report, &found) {
-                                kept.push(record);
-                            }
-                        });
-                        kept
-                    },
-                    |kept| {
-                        for record in kept {
-                            if let Some(seen) = seen.as_mut() {
-                                if !seen.first(kifu::record::select::duplicate_key(&record)) {
-                                    continue;
-                                }
-                            }
-                            let a = analysis::analyze(&solver, &record, empties)
-                                .map_err(std::io::Error::other)?;
-                            results.push((path.to_owned(), record, a));
-                        }
-                        Ok(())
-                    },
-                )
-            })?;
-            Ok((results, notes))
+            let solver = kifu::jobs::solver(hash_mb);
+            let games = kifu::jobs::analyze::analyze_all(&inputs, &solver, empties, &mut notes)?;
+            Ok::<_, Failure>((games, notes))
         })
         .or_raise(py)?;
     inputs::warn(py, &notes)?;
     let list = PyList::empty(py);
-    for (source, record, a) in &results {
-        list.append(game_dict(py, source, record, a)?)?;
+    for game in &results {
+        // Only an interrupted solve gives no analysis; nothing interrupts
+        // this one.
+        if let Some(a) = &game.analysis {
+            list.append(game_dict(py, &game.source, &game.record, a)?)?;
+        }
     }
     Ok(list)
 }

@@ -2,15 +2,13 @@
 //! solving from the first position with at most N empty squares.
 
 use std::io::{self, BufWriter, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Result;
-use kifu::batch::{self, BatchError, Seen, SliceReport};
+use kifu::batch::{self, BatchError, SliceReport};
 use kifu::formats::GameReader;
-use kifu::record::analysis::{analyze_with, GameAnalysis, MoveAnalysis};
-use kifu::record::select::{duplicate_key, Selection};
-use kifu::{GameRecord, Move, Status};
-use rayon::prelude::*;
+use kifu::jobs::analyze::{Analyzed, Analyzer};
+use kifu::record::analysis::{analyze_with, MoveAnalysis};
+use kifu::{Move, Status};
 use serde::Serialize;
 
 use super::io::InputArgs;
@@ -54,7 +52,7 @@ pub struct Args {
     unique: bool,
 
     /// The solver's transposition table, in MB.
-    #[arg(long, value_name = "MB", default_value_t = 256)]
+    #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB)]
     hash: usize,
 
     #[command(flatten)]
@@ -75,18 +73,6 @@ black_mistakes,white_mistakes,first_mistake_move";
 
 /// The per-move CSV header (SPEC section 9).
 const MOVE_HEADER: &str = "source,game,move,color,square,empties,best_value,best_moves,value,loss";
-
-/// Games analysed together: enough to keep every thread busy, few enough
-/// that output and progress come often.
-const BATCH: usize = 32;
-
-/// One game to analyse, and its analysis once done.
-struct Item {
-    source: std::sync::Arc<str>,
-    record: GameRecord,
-    status: Status,
-    analysis: Option<GameAnalysis>,
-}
 
 /// The JSON Lines object of a game.
 #[derive(Serialize)]
@@ -150,7 +136,7 @@ struct Writer<W: Write> {
     moves: bool,
     /// The first game of a table, held until a second shows that there are
     /// many (one game alone is shown move by move).
-    held: Option<Item>,
+    held: Option<Analyzed>,
     /// Games written.
     written: u64,
 }
@@ -164,7 +150,7 @@ impl<W: Write> Writer<W> {
         }
     }
 
-    fn game(&mut self, item: Item) -> io::Result<()> {
+    fn game(&mut self, item: Analyzed) -> io::Result<()> {
         match self.format {
             AnalyzeFormat::Csv => self.csv(&item)?,
             AnalyzeFormat::Json => self.json(&item)?,
@@ -193,7 +179,7 @@ impl<W: Write> Writer<W> {
         self.out.flush()
     }
 
-    fn csv(&mut self, item: &Item) -> io::Result<()> {
+    fn csv(&mut self, item: &Analyzed) -> io::Result<()> {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(Vec::new());
@@ -239,7 +225,7 @@ impl<W: Write> Writer<W> {
         self.out.write_all(&bytes)
     }
 
-    fn json(&mut self, item: &Item) -> io::Result<()> {
+    fn json(&mut self, item: &Analyzed) -> io::Result<()> {
         let r = &item.record;
         let a = item.analysis.clone().unwrap_or_default();
         let row = GameJson {
@@ -296,7 +282,7 @@ impl<W: Write> Writer<W> {
         )
     }
 
-    fn table_game(&mut self, item: &Item) -> io::Result<()> {
+    fn table_game(&mut self, item: &Analyzed) -> io::Result<()> {
         let r = &item.record;
         let a = item.analysis.clone().unwrap_or_default();
         writeln!(
@@ -317,7 +303,7 @@ impl<W: Write> Writer<W> {
         )
     }
 
-    fn table_moves(&mut self, item: &Item) -> io::Result<()> {
+    fn table_moves(&mut self, item: &Analyzed) -> io::Result<()> {
         let r = &item.record;
         let a = item.analysis.clone().unwrap_or_default();
         let players = match (&r.tags.black, &r.tags.white) {
@@ -391,49 +377,14 @@ fn cut(text: &str, width: usize) -> String {
     text.chars().take(width).collect()
 }
 
-/// The job: the workers replay and filter, the sink analyses the kept
-/// games a batch at a time on the solver's threads and writes them.
+/// The library's job on the command line: its games written as they come,
+/// under a progress bar of games and nodes/s.
 struct Analyze<'a, W: Write> {
     options: batch::Options,
-    selection: &'a Selection,
-    unique: Option<Seen>,
+    job: Analyzer<'a>,
     engine: &'a SolverPool,
-    empties: u32,
-    /// Each position's best moves are written (per move, JSON Lines).
-    best_moves: bool,
     writer: Writer<W>,
-    pending: Vec<Item>,
     progress: &'a mut Steps,
-    /// Games analysed, for the progress bar.
-    analysed: &'a AtomicU64,
-}
-
-impl<W: Write> Analyze<'_, W> {
-    fn flush(&mut self) -> io::Result<()> {
-        if self.pending.is_empty() {
-            return Ok(());
-        }
-        let solver = &self.engine.solver;
-        let empties = self.empties;
-        let best_moves = self.best_moves;
-        let mut pending = std::mem::take(&mut self.pending);
-        let analysed = self.analysed;
-        let progress = &mut *self.progress;
-        progress.watch(solver, || {
-            self.engine.install(|| {
-                pending.par_iter_mut().for_each(|item| {
-                    // The solver has no interrupt flag here: never stopped.
-                    item.analysis = analyze_with(solver, &item.record, empties, best_moves).ok();
-                    analysed.fetch_add(1, Ordering::Relaxed);
-                });
-            });
-        });
-        for item in pending {
-            self.writer.game(item)?;
-            self.progress.step();
-        }
-        Ok(())
-    }
 }
 
 impl<W: Write> Job for Analyze<'_, W> {
@@ -443,52 +394,23 @@ impl<W: Write> Job for Analyze<'_, W> {
         games: Box<dyn GameReader>,
         done: &mut dyn FnMut(&SliceReport, &[String]),
     ) -> Result<(), BatchError> {
-        let selection = self.selection;
-        let unique = self.unique.is_some();
-        let source: std::sync::Arc<str> = name.into();
-        let options = self.options;
-        batch::run(
+        let (engine, writer) = (self.engine, &mut self.writer);
+        let solver = self.job.solver();
+        // The bar moves as games are written, and shows the solver's
+        // nodes/s while a batch is solved: one of the two at a time.
+        let progress = std::cell::RefCell::new(&mut *self.progress);
+        self.job.input(
+            name,
             games,
-            &options,
-            |records: Vec<GameRecord>| {
-                let mut report = SliceReport::default();
-                let mut kept = Vec::new();
-                selection.replay_each(records, false, |record: GameRecord, (rep, found)| {
-                    report.read += 1;
-                    report.quirks.add(&record);
-                    report.last_byte = record.origin.byte;
-                    if selection.filter.accepts(&record, &rep, &found) {
-                        let key = unique.then(|| duplicate_key(&record));
-                        kept.push((key, rep.status(), record));
-                    }
-                });
-                (report, kept)
-            },
-            |(mut report, kept): (SliceReport, Vec<(Option<u128>, Status, GameRecord)>)| {
-                for (key, status, record) in kept {
-                    if let (Some(seen), Some(key)) = (self.unique.as_mut(), key) {
-                        if !seen.first(key) {
-                            report.duplicates += 1;
-                            continue;
-                        }
-                    }
-                    report.tally.add(status);
-                    report.written += 1;
-                    self.pending.push(Item {
-                        source: source.clone(),
-                        record,
-                        status,
-                        analysis: None,
-                    });
-                    if self.pending.len() >= BATCH {
-                        self.flush()?;
-                    }
-                }
-                done(&report, &[]);
+            &self.options,
+            &mut |work| progress.borrow_mut().watch(solver, || engine.install(work)),
+            &mut |report| done(report, &[]),
+            &mut |game| {
+                writer.game(game)?;
+                progress.borrow_mut().step();
                 Ok(())
             },
-        )?;
-        self.flush().map_err(BatchError::Sink)
+        )
     }
 }
 
@@ -512,22 +434,22 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut inputs = args.input.clone();
     inputs.quiet = true;
     let mut progress = Steps::unbounded(args.input.quiet, "games");
-    let analysed = AtomicU64::new(0);
     let mut job = Analyze {
         // Reading is fast beside solving: one worker reads and replays.
         options: kifu::batch::Options {
             jobs: 1,
             ..args.input.options()
         },
-        selection: &selection,
-        unique: args.unique.then(Seen::default),
+        job: Analyzer::new(
+            &selection,
+            &engine.solver,
+            args.empties,
+            args.moves || args.format == AnalyzeFormat::Json,
+            args.unique,
+        ),
         engine: &engine,
-        empties: args.empties,
-        best_moves: args.moves || args.format == AnalyzeFormat::Json,
         writer,
-        pending: Vec::new(),
         progress: &mut progress,
-        analysed: &analysed,
     };
     let totals = run_inputs(&inputs, &mut job)?;
     // A game alone is shown move by move, with each position's best moves.

@@ -12,7 +12,7 @@ use kifu::record::select::Selection;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use kifu::record::analysis::theoretical_black_score;
-use kifu::solve::{Solver, SolverOptions};
+use kifu::solve::Solver;
 use kifu::{GameRecord, Report};
 
 use super::archive::{self, Theoretical, WthorArgs};
@@ -171,10 +171,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         let depth = archive.depth();
         let solving =
             args.wthor.theoretical.unwrap_or_default() == Theoretical::Solve && depth >= 2;
-        let solver = solving.then(|| {
-            let mb = args.wthor.hash.unwrap_or(256).max(1);
-            super::solver::new_solver(SolverOptions::with_hash(mb.saturating_mul(1 << 20)))
-        });
+        let solver = solving
+            .then(|| kifu::jobs::solver(args.wthor.hash.unwrap_or(kifu::jobs::DEFAULT_HASH_MB)));
         let solved = AtomicU64::new(0);
         let prepare = |record: &mut GameRecord, report: &Report| {
             if let Some(solver) = &solver {

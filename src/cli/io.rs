@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use kifu::formats::{Format, GameReader, ReadOptions, FORMATS};
 use kifu::io::compress::inner_name;
-use kifu::record::select::{Excluded, Filter, FilterBuilder, Selection};
+use kifu::record::select::{Excluded, Filter, Selection, FILTER_NAMES};
 
 /// A `--from`/`--to` value: a format's name or alias, the names listed in
 /// `--help` and offered by shell completions.
@@ -58,6 +58,16 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
+    /// The library's inputs read this way (the files and filters not set).
+    pub fn inputs(&self) -> kifu::jobs::Inputs {
+        kifu::jobs::Inputs {
+            from: self.from,
+            read: self.read_options(),
+            names: self.names.clone(),
+            ..kifu::jobs::Inputs::default()
+        }
+    }
+
     /// What the readers are told.
     pub fn read_options(&self) -> ReadOptions {
         ReadOptions {
@@ -135,56 +145,39 @@ pub struct FilterArgs {
 impl FilterArgs {
     /// Whether no filter is given.
     pub fn is_empty(&self) -> bool {
-        [
-            &self.player,
-            &self.black,
-            &self.white,
-            &self.event,
-            &self.year,
-            &self.status,
-            &self.winner,
-            &self.opening,
-            &self.position,
-        ]
-        .iter()
-        .all(|f| f.is_none())
-            && self.exclude.is_empty()
+        self.given().next().is_none() && self.exclude.is_empty()
     }
 
     /// The filter, every flag checked: a malformed one is a usage error
     /// naming it; the files of `--exclude` read with `source`.
     pub fn filter(&self, source: &SourceArgs) -> Result<Filter> {
         let mut b = Filter::builder();
-        for (text, set) in [
-            (
-                &self.player,
-                FilterBuilder::player as fn(FilterBuilder, &str) -> FilterBuilder,
-            ),
-            (&self.black, FilterBuilder::black),
-            (&self.white, FilterBuilder::white),
-            (&self.event, FilterBuilder::event),
-            (&self.opening, FilterBuilder::opening),
-        ] {
-            if let Some(text) = text {
-                b = set(b, text);
-            }
-        }
-        if let Some(text) = &self.year {
-            b = b.years(text)?;
-        }
-        if let Some(text) = &self.status {
-            b = b.statuses(text)?;
-        }
-        if let Some(text) = &self.winner {
-            b = b.winner(text)?;
-        }
-        if let Some(text) = &self.position {
-            b = b.position(text)?;
+        for (name, text) in self.given() {
+            b = b.set(name, text)?;
         }
         if !self.exclude.is_empty() {
             b = b.exclude(excluded(&self.exclude, source)?);
         }
         Ok(b.build())
+    }
+
+    /// The filters given, by name ([`FILTER_NAMES`]'s order).
+    fn given(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        let values = [
+            &self.player,
+            &self.black,
+            &self.white,
+            &self.event,
+            &self.opening,
+            &self.year,
+            &self.status,
+            &self.winner,
+            &self.position,
+        ];
+        FILTER_NAMES
+            .into_iter()
+            .zip(values)
+            .filter_map(|(name, value)| Some((name, value.as_deref()?)))
     }
 }
 
@@ -267,30 +260,9 @@ pub fn games(input: Input, source: &SourceArgs, notes: &mut Vec<String>) -> Box<
     games
 }
 
-/// The games of the `--exclude` files, read in parallel: any failure to
-/// open or read one is a usage error naming it (a split that silently
-/// excluded less would leak).
+/// The games of the `--exclude` files, read in parallel (the library's
+/// [`kifu::jobs::excluded`]): any failure to open or read one is a usage
+/// error naming it.
 fn excluded(files: &[String], source: &SourceArgs) -> Result<Excluded> {
-    let mut excluded = Excluded::default();
-    for name in files {
-        let input = open_input(name, source.from).context("--exclude")?;
-        let mut notes = Vec::new();
-        let reader = games(input, source, &mut notes);
-        kifu::batch::run(
-            reader,
-            &kifu::batch::Options::default().counting(),
-            |records: Vec<kifu::GameRecord>| {
-                records
-                    .iter()
-                    .map(kifu::record::select::duplicate_key)
-                    .collect::<Vec<_>>()
-            },
-            |keys| {
-                keys.into_iter().for_each(|k| excluded.add_key(k));
-                Ok(())
-            },
-        )
-        .with_context(|| format!("--exclude {name}"))?;
-    }
-    Ok(excluded)
+    Ok(kifu::jobs::excluded(&source.inputs(), files).context("--exclude")?)
 }

@@ -33,7 +33,8 @@ mod suggest;
 mod train;
 mod validate;
 
-/// Read, validate, score and convert Othello (Reversi) game records.
+/// Othello (Reversi) game records: read every format, replay every move,
+/// convert and query databases, solve endgames, judge whole games.
 #[derive(Parser, Debug)]
 #[command(name = "kifu", version, about, max_term_width = 100)]
 #[command(
@@ -108,11 +109,10 @@ fn man_page(dir: Option<&std::path::Path>) -> anyhow::Result<Outcome> {
         std::io::Write::flush(&mut out)?;
         return Ok(Outcome::Valid);
     };
-    if !dir.is_dir() {
-        anyhow::bail!(
-            "cannot write the pages into {}: no such folder",
-            dir.display()
-        );
+    // Like install(1) -d and every other tool: the folder is made,
+    // parents included, when it is not there yet.
+    if let Err(err) = std::fs::create_dir_all(dir) {
+        anyhow::bail!("cannot make the folder {}: {err}", dir.display());
     }
     // kifu.1, then kifu-show.1 and the others, as the top page names them.
     let mut pages = vec![("kifu".to_owned(), command.clone())];

@@ -7,14 +7,15 @@ use anyhow::{bail, Context, Result};
 use kifu::batch::{self, BatchError, Flag, Returned, SliceReport};
 use kifu::formats::parquet::PositionsWriter;
 use kifu::formats::GameReader;
+use kifu::jobs::positions::{GameRows, Made};
 use kifu::ml::positions::{
-    self, csv_source, json_source, npy_header, push_csv, push_jsonl, push_npy, Collector, Empties,
-    Row, Seen, NPY_NO_SCORE,
+    self, csv_source, json_source, npy_header, push_csv, push_jsonl, push_npy, Empties, Row, Seen,
+    NPY_NO_SCORE,
 };
 use kifu::ml::tensors;
 use kifu::record::select::Selection;
-use kifu::solve::{Solver, SolverOptions};
-use kifu::{Bitboard, Board, Color, GameRecord, Position, Status};
+use kifu::solve::Solver;
+use kifu::{GameRecord, Status};
 
 use super::diagnostic;
 use super::io::InputArgs;
@@ -81,7 +82,7 @@ pub struct Args {
     score: Scoring,
 
     /// The solver's transposition table for --score exact, in MB.
-    #[arg(long, value_name = "MB", default_value_t = 256)]
+    #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB)]
     hash: usize,
 
     #[command(flatten)]
@@ -228,32 +229,6 @@ struct Positions<'a> {
     solver: Option<&'a Solver>,
 }
 
-/// `rows` with each score the position's exact value (`--score exact`);
-/// a position's symmetric images (groups of 8 after it when `symmetries`)
-/// share its value.
-fn exact_scores(solver: &Solver, rows: &[Row], symmetries: bool, out: &mut Vec<Row>) {
-    out.clear();
-    out.extend_from_slice(rows);
-    let step = if symmetries { 8 } else { 1 };
-    for group in out.chunks_mut(step) {
-        let row = group[0];
-        let (black, white) = match row.side {
-            Color::Black => (row.player, row.opponent),
-            Color::White => (row.opponent, row.player),
-        };
-        let Some(board) = Board::new(Bitboard(black), Bitboard(white)) else {
-            continue;
-        };
-        let position = Position::new(board, row.side);
-        let guess = row.score.map_or(0, i32::from);
-        // Never interrupted: Ctrl-C ends the process.
-        let value = solver.value(&position, guess).ok().map(|(v, _)| v as i8);
-        for r in group {
-            r.score = value;
-        }
-    }
-}
-
 /// The line naming an invalid game and what became of it.
 fn invalid_note(name: &str, flag: &Flag, all_games: bool) -> String {
     let what = if all_games {
@@ -309,17 +284,14 @@ impl Job for Positions<'_> {
                     counts: Counts::default(),
                     notes: Vec::new(),
                 };
-                let mut collector = Collector::new(options);
-                let mut solved = Vec::new();
+                let mut maker = GameRows::new(selection, options, solver);
                 for record in &records {
                     part.report.read += 1;
                     part.report.quirks.add(record);
                     part.report.last_byte = record.origin.byte;
-                    collector.clear();
-                    let (report, found) = selection.replay_with(record, false, &mut collector);
-                    if !selection.filter.accepts(record, &report, &found) {
+                    let Made::Kept { report, rows } = maker.game(record) else {
                         continue;
-                    }
+                    };
                     let status = report.status();
                     part.report.tally.add(status);
                     if let Some(error) = &report.error {
@@ -327,23 +299,18 @@ impl Job for Positions<'_> {
                         part.notes
                             .push(invalid_note(name, &flag, options.all_games));
                     }
-                    if !collector.finish(&report) {
+                    let Some(rows) = rows else {
                         match status {
                             Status::Invalid => part.counts.skipped_invalid += 1,
                             _ => part.counts.skipped_incomplete += 1,
                         }
                         continue;
-                    }
+                    };
                     part.counts.used += 1;
                     let game = record.origin.index;
                     // More than 4 billion games in one run do not fit the
                     // npy's u4 and keep the last number.
                     let run_game = u32::try_from(base + game).unwrap_or(u32::MAX);
-                    let mut rows = collector.rows();
-                    if let Some(solver) = solver {
-                        exact_scores(solver, rows, options.symmetries, &mut solved);
-                        rows = &solved;
-                    }
                     let by_rows = matches!(to, To::Parquet | To::Npz);
                     if part.bytes.is_empty() && !by_rows {
                         let per_row = match to {
@@ -465,11 +432,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             }
         }
     }
-    let solver = (args.score == Scoring::Exact).then(|| {
-        super::solver::new_solver(SolverOptions::with_hash(
-            args.hash.max(1).saturating_mul(1 << 20),
-        ))
-    });
+    let solver = (args.score == Scoring::Exact).then(|| kifu::jobs::solver(args.hash));
     let mut sink = match to {
         To::Csv | To::Jsonl => {
             let mut out = Output::open(args.output.as_deref())?;

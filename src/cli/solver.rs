@@ -1,7 +1,7 @@
 //! The solver's flags, shared by every command that solves positions.
 
 use anyhow::{Context, Result};
-use kifu::solve::{Solver, SolverOptions};
+use kifu::solve::Solver;
 
 /// How much of the machine the exact solver may use.
 #[derive(clap::Args, Debug, Clone)]
@@ -17,7 +17,7 @@ pub struct SolverArgs {
     pub threads: usize,
 
     /// The solver's transposition table, in MB.
-    #[arg(long, value_name = "MB", default_value_t = 256)]
+    #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB)]
     pub hash: usize,
 }
 
@@ -34,9 +34,8 @@ impl SolverArgs {
             .num_threads(self.threads)
             .build()
             .context("cannot start the solver's threads")?;
-        let bytes = self.hash.max(1).saturating_mul(1 << 20);
         Ok(SolverPool {
-            solver: new_solver(SolverOptions::with_hash(bytes)),
+            solver: kifu::jobs::solver(self.hash),
             pool,
         })
     }
@@ -47,9 +46,4 @@ impl SolverPool {
     pub fn install<T: Send>(&self, job: impl FnOnce() -> T + Send) -> T {
         self.pool.install(job)
     }
-}
-
-/// A solver for a command.
-pub fn new_solver(options: SolverOptions) -> Solver {
-    Solver::new(options)
 }

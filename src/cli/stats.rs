@@ -7,7 +7,6 @@ use anyhow::{bail, Result};
 use kifu::batch::Seen;
 use kifu::record::analysis::analyze_with;
 use kifu::record::select::{winner, year, Results};
-use kifu::solve::SolverOptions;
 use kifu::Winner;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -53,7 +52,7 @@ pub struct Args {
     endgame: Option<u32>,
 
     /// The solver's transposition table for --endgame, in MB.
-    #[arg(long, value_name = "MB", default_value_t = 256, requires = "endgame")]
+    #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB, requires = "endgame")]
     hash: usize,
 
     #[command(flatten)]
@@ -213,11 +212,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         bail!("--endgame counts by player: use it with --by player");
     }
     let selection = args.input.selection(by == By::Opening)?;
-    let solver = args.endgame.map(|_| {
-        super::solver::new_solver(SolverOptions::with_hash(
-            args.hash.max(1).saturating_mul(1 << 20),
-        ))
-    });
+    let solver = args.endgame.map(|_| kifu::jobs::solver(args.hash));
     let options = match args.endgame {
         // Solving takes long a game: small slices keep every worker busy.
         Some(_) => kifu::batch::Options {

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Result;
 use kifu::record::analysis::theoretical_black_score;
-use kifu::solve::{Solver, SolverOptions};
+use kifu::solve::Solver;
 use kifu::{GameError, GameRecord, Report, Status};
 use serde::Serialize;
 
@@ -55,7 +55,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "MB",
-        default_value_t = 256,
+        default_value_t = kifu::jobs::DEFAULT_HASH_MB,
         requires = "theoretical"
     )]
     hash: usize,
@@ -216,11 +216,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let color = !json && args.color.enabled();
     let suggest = args.suggest;
     let selection = args.input.selection(false)?;
-    let solver = args.theoretical.then(|| {
-        super::solver::new_solver(SolverOptions::with_hash(
-            args.hash.max(1).saturating_mul(1 << 20),
-        ))
-    });
+    let solver = args.theoretical.then(|| kifu::jobs::solver(args.hash));
     let checked = AtomicU64::new(0);
     let wrong = AtomicU64::new(0);
     // Solving takes long a game: small slices spread the games over every

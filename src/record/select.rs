@@ -29,6 +29,15 @@ use crate::record::date::RecordDate;
 use crate::record::{GameRecord, Report, Token, Watch};
 use crate::{Move, Position, Status, Winner};
 
+/// The filters by name, free text first: `--player` and the rest on the
+/// command line, keyword arguments in Python, parameters of `kifu serve`.
+pub const FILTER_NAMES: [&str; 9] = [
+    "player", "black", "white", "event", "opening", "year", "status", "winner", "position",
+];
+
+/// The filters whose value is free text (a name to find, ignoring case).
+pub const TEXT_FILTERS: [&str; 5] = ["player", "black", "white", "event", "opening"];
+
 /// A filter flag that cannot be read: which flag, its value, and why.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error("{flag} {value}: {reason}")]
@@ -261,6 +270,39 @@ impl FilterBuilder {
     pub fn exclude(mut self, excluded: Excluded) -> FilterBuilder {
         self.0.exclude = Some(std::sync::Arc::new(excluded));
         self
+    }
+
+    /// Sets the filter named `name` (one of [`FILTER_NAMES`], as the
+    /// command line's flag without `--`, the Python keyword and the HTTP
+    /// parameter are named) from its text, checked as the flag is: the one
+    /// dispatch by name that every front-end uses.
+    ///
+    /// ```
+    /// use kifu::select::Filter;
+    /// let filter = Filter::builder().set("year", "1990..1999")?.set("player", "tastet")?.build();
+    /// assert!(Filter::builder().set("colour", "black").is_err());
+    /// assert!(Filter::builder().set("year", "1990s").is_err());
+    /// # Ok::<(), kifu::select::FilterError>(())
+    /// ```
+    pub fn set(self, name: &str, text: &str) -> Result<FilterBuilder, FilterError> {
+        Ok(match name {
+            "player" => self.player(text),
+            "black" => self.black(text),
+            "white" => self.white(text),
+            "event" => self.event(text),
+            "opening" => self.opening(text),
+            "year" => self.years(text)?,
+            "status" => self.statuses(text)?,
+            "winner" => self.winner(text)?,
+            "position" => self.position(text)?,
+            _ => {
+                return Err(FilterError::new(
+                    "filter",
+                    name,
+                    format!("no such filter (the filters: {})", FILTER_NAMES.join(", ")),
+                ))
+            }
+        })
     }
 
     /// The filter.

@@ -10,7 +10,9 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use super::params::{Params, FILTERS};
+use kifu::record::select::FILTER_NAMES;
+
+use super::params::Params;
 use super::App;
 
 /// A request that cannot be answered: its status, the parameter at fault
@@ -138,7 +140,7 @@ async fn cached(
 
 fn known(extra: &[&'static str]) -> Vec<&'static str> {
     let mut names = vec!["moves", "board"];
-    names.extend_from_slice(&FILTERS);
+    names.extend_from_slice(&FILTER_NAMES);
     names.extend_from_slice(extra);
     names
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use kifu::record::select::{Filter, FilterBuilder, FilterError};
+use kifu::record::select::{Filter, FILTER_NAMES, TEXT_FILTERS};
 use kifu::{Position, PositionQuery};
 
 use super::api::ApiError;
@@ -17,14 +17,6 @@ const MAX_TEXT: usize = 200;
 pub const MAX_LIMIT: usize = 1000;
 /// Games a page lists when `limit` is not given.
 const DEFAULT_LIMIT: usize = 50;
-
-/// The text filters, by parameter name (named like the command line's
-/// flags).
-const TEXT_FILTERS: [&str; 5] = ["player", "black", "white", "event", "opening"];
-/// Every filter parameter.
-pub const FILTERS: [&str; 9] = [
-    "player", "black", "white", "event", "opening", "year", "status", "winner", "position",
-];
 
 /// A query string's parameters, each given once.
 pub struct Params(BTreeMap<String, String>);
@@ -102,33 +94,17 @@ impl Params {
     /// The filters, each checked as the command line checks its flag.
     pub fn filter(&self) -> Result<Filter, ApiError> {
         let mut b = Filter::builder();
-        for name in TEXT_FILTERS {
+        for name in FILTER_NAMES {
             if let Some(text) = self.get(name) {
-                if text.chars().count() > MAX_TEXT {
+                if TEXT_FILTERS.contains(&name) && text.chars().count() > MAX_TEXT {
                     return Err(ApiError::bad(
                         name,
                         format!("longer than {MAX_TEXT} characters"),
                     ));
                 }
-                b = match name {
-                    "player" => b.player(text),
-                    "black" => b.black(text),
-                    "white" => b.white(text),
-                    "event" => b.event(text),
-                    _ => b.opening(text),
-                };
-            }
-        }
-        type Check = fn(FilterBuilder, &str) -> Result<FilterBuilder, FilterError>;
-        let checked: [(&str, Check); 4] = [
-            ("year", FilterBuilder::years),
-            ("status", FilterBuilder::statuses),
-            ("winner", FilterBuilder::winner),
-            ("position", FilterBuilder::position),
-        ];
-        for (name, set) in checked {
-            if let Some(text) = self.get(name) {
-                b = set(b, text).map_err(|e| ApiError::bad(name, e.reason))?;
+                b = b
+                    .set(name, text)
+                    .map_err(|e| ApiError::bad(name, e.reason))?;
             }
         }
         Ok(b.build())

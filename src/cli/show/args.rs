@@ -111,7 +111,7 @@ pub(super) struct HtmlArgs {
 
     /// The solver's table for --analyze with --html, in MiB (the games of
     /// a page are solved in parallel, sharing it).
-    #[arg(long, value_name = "MB", default_value_t = 256, requires = "html")]
+    #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB, requires = "html")]
     pub(super) hash: usize,
 
     #[command(flatten)]

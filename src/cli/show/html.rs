@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use kifu::record::analysis::{analyze, GameAnalysis};
-use kifu::solve::{Solver, SolverOptions};
 use kifu::web::page::GamePage;
 use kifu::{GameRecord, Opening, Report};
 use rayon::prelude::*;
@@ -64,7 +63,7 @@ fn read(args: &Args) -> Result<(Vec<Kept>, Totals, Vec<String>)> {
 /// table) shared.
 fn analyse(games: &[Kept], empties: u32, hash_mib: usize) -> Result<Vec<GameAnalysis>> {
     let started = Instant::now();
-    let solver = Solver::new(SolverOptions::with_hash(hash_mib.max(1) << 20));
+    let solver = kifu::jobs::solver(hash_mib);
     let analyses: Vec<GameAnalysis> = games
         .par_iter()
         .map(|(record, _, _)| analyze(&solver, record, empties))

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use kifu::record::analysis::{analyze, GameAnalysis, MoveAnalysis};
 use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
-use kifu::solve::{Solver, SolverOptions};
+use kifu::solve::Solver;
 use kifu::{
     Color, GameRecord, Move, Opening, Openings, Position, Report, Score, Token, Turn, Watch, Winner,
 };
@@ -310,7 +310,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let error = report.error.clone();
     let analysis = match args.analyze {
         Some(empties) => {
-            let solver = super::solver::new_solver(SolverOptions::default());
+            let solver = kifu::jobs::solver(kifu::jobs::DEFAULT_HASH_MB);
             // Never interrupted: Ctrl-C ends the process.
             let game = analyze(&solver, record, empties).ok();
             Analysis {

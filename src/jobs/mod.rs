@@ -1,0 +1,31 @@
+//! What more than one front-end runs: the command line, the Python package
+//! and the server are thin layers over these jobs, so that they cannot
+//! drift apart.
+//!
+//! - [`Inputs`]: files, their format and how to read them, the filters by
+//!   name, `--exclude`, `--unique`; opened and run through the batch
+//!   pipeline one after another.
+//! - [`analyze::Analyzer`]: the games of the inputs analysed by the solver,
+//!   in input order, a batch of games at a time in parallel.
+//! - [`positions::GameRows`]: one game's training rows, as `kifu positions`
+//!   and `kifu.positions` make them, with exact scores when asked.
+//! - The solver's defaults ([`DEFAULT_HASH_MB`], [`solver`]).
+
+pub mod analyze;
+mod inputs;
+pub mod positions;
+
+pub use inputs::{excluded, Inputs, JobError};
+
+use crate::solve::{Solver, SolverOptions};
+
+/// The solver's transposition table when none is asked for, in MiB: the
+/// default of every command's `--hash` and of Python's `hash_mb`.
+pub const DEFAULT_HASH_MB: usize = 256;
+
+/// A solver with a table of `hash_mb` MiB (at least 1).
+pub fn solver(hash_mb: usize) -> Solver {
+    Solver::new(SolverOptions::with_hash(
+        hash_mb.max(1).saturating_mul(1 << 20),
+    ))
+}
