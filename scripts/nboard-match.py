@@ -51,6 +51,7 @@ import os
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nboard  # noqa: E402
 from nboard import BLACK, WHITE, Board, Engine, EngineError  # noqa: E402
