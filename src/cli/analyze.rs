@@ -4,8 +4,7 @@
 use std::io::{self, BufWriter, Write};
 
 use anyhow::Result;
-use kifu::batch::{self, BatchError, SliceReport};
-use kifu::formats::GameReader;
+use kifu::batch::{self, BatchError};
 use kifu::jobs::analyze::{Analyzed, Analyzer};
 use kifu::record::analysis::{analyze_with, MoveAnalysis};
 use kifu::{Move, Status};
@@ -13,7 +12,7 @@ use serde::Serialize;
 
 use super::io::InputArgs;
 use super::progress::Steps;
-use super::run::{run_inputs, Job};
+use super::run::{run_inputs, Done, Games, Job};
 use super::solver::{SolverArgs, SolverPool};
 use super::{report, Outcome};
 
@@ -388,12 +387,7 @@ struct Analyze<'a, W: Write> {
 }
 
 impl<W: Write> Job for Analyze<'_, W> {
-    fn input(
-        &mut self,
-        name: &str,
-        games: Box<dyn GameReader>,
-        done: &mut dyn FnMut(&SliceReport, &[String]),
-    ) -> Result<(), BatchError> {
+    fn input(&mut self, name: &str, games: Games, done: &mut Done<'_>) -> Result<(), BatchError> {
         let (engine, writer) = (self.engine, &mut self.writer);
         let solver = self.job.solver();
         // The bar moves as games are written, and shows the solver's

@@ -4,9 +4,9 @@ use std::io::{IsTerminal, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
-use kifu::batch::{self, BatchError, Choice, Prepare, Seen, SliceReport};
+use kifu::batch::{self, BatchError, Choice, Prepare, Seen};
 use kifu::formats::parquet::TableWriter;
-use kifu::formats::{token_npy, Format, GameReader, GameWriter, TextWriter};
+use kifu::formats::{token_npy, Format, GameWriter, TextWriter};
 use kifu::record::select::Selection;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,7 +18,7 @@ use kifu::{GameRecord, Report};
 use super::archive::{self, Theoretical, WthorArgs};
 use super::io::{format_of_output, format_parser, InputArgs};
 use super::output::{self, Output, Scratch, Target};
-use super::run::{run_inputs, Job};
+use super::run::{run_inputs, Done, Games, Job};
 use super::{report, Outcome};
 
 /// Convert game records between formats, whole databases at once.
@@ -75,12 +75,7 @@ pub struct Converting<'w> {
 }
 
 impl Job for Converting<'_> {
-    fn input(
-        &mut self,
-        name: &str,
-        games: Box<dyn GameReader>,
-        done: &mut dyn FnMut(&SliceReport, &[String]),
-    ) -> Result<(), BatchError> {
+    fn input(&mut self, name: &str, games: Games, done: &mut Done<'_>) -> Result<(), BatchError> {
         let choice = Choice {
             selection: &self.selection,
             unique: self.unique.as_mut(),

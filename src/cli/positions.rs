@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use kifu::batch::{self, BatchError, Flag, Returned, SliceReport};
 use kifu::formats::parquet::PositionsWriter;
-use kifu::formats::GameReader;
 use kifu::jobs::positions::{GameRows, Made};
 use kifu::ml::positions::{
     self, csv_source, json_source, npy_header, push_csv, push_jsonl, push_npy, Empties, Row, Seen,
@@ -20,7 +19,7 @@ use kifu::{GameRecord, Status};
 use super::diagnostic;
 use super::io::InputArgs;
 use super::output::{self, AtomicFile, Output, Scratch, Target};
-use super::run::{run_inputs, Job};
+use super::run::{run_inputs, Done, Games, Job};
 use super::{report, Outcome};
 
 /// Write the positions of the games as training data.
@@ -244,12 +243,7 @@ fn invalid_note(name: &str, flag: &Flag, all_games: bool) -> String {
 }
 
 impl Job for Positions<'_> {
-    fn input(
-        &mut self,
-        name: &str,
-        games: Box<dyn GameReader>,
-        done: &mut dyn FnMut(&SliceReport, &[String]),
-    ) -> Result<(), BatchError> {
+    fn input(&mut self, name: &str, games: Games, done: &mut Done<'_>) -> Result<(), BatchError> {
         let to = self.to;
         let selection = self.selection;
         let options = self.rows;

@@ -64,13 +64,14 @@ impl Totals {
 /// slice's report to `done`, in order.
 pub trait Job {
     /// Runs over one input named `name`.
-    fn input(
-        &mut self,
-        name: &str,
-        games: Box<dyn GameReader>,
-        done: &mut dyn FnMut(&SliceReport, &[String]),
-    ) -> Result<(), BatchError>;
+    fn input(&mut self, name: &str, games: Games, done: &mut Done<'_>) -> Result<(), BatchError>;
 }
+
+/// An input's games, as its reader yields them.
+pub type Games = Box<dyn GameReader>;
+
+/// Hears each slice's report and the notes about its games, in order.
+pub type Done<'a> = dyn FnMut(&SliceReport, &[String]) + 'a;
 
 /// Runs `job` over every input of `inputs`, with progress, the notes of
 /// each input and the run's counts. An input that cannot be opened or read
@@ -186,12 +187,7 @@ where
     W: Fn(&Replay<'_>) -> Out<T> + Sync,
     S: FnMut(T) -> std::io::Result<()>,
 {
-    fn input(
-        &mut self,
-        name: &str,
-        games: Box<dyn GameReader>,
-        done: &mut dyn FnMut(&SliceReport, &[String]),
-    ) -> Result<(), BatchError> {
+    fn input(&mut self, name: &str, games: Games, done: &mut Done<'_>) -> Result<(), BatchError> {
         let work = &self.work;
         let sink = &mut self.sink;
         let selection = self.selection;
