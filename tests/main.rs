@@ -18,6 +18,7 @@ mod cli_solve;
 mod cli_validate;
 mod cli_wthor;
 mod corpus;
+mod docs;
 mod engine;
 mod matrix;
 mod support;
