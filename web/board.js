@@ -4,13 +4,7 @@
 // database browser.
 
 import { BLACK, WHITE, EMPTY, squareName, legalMoves } from './othello.js';
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { element } from './dom.js';
 
 export class Board {
   // `onSquare(square)` is called when a square is clicked (or chosen by

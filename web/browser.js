@@ -8,16 +8,10 @@
 import { BLACK, WHITE, colorName, counts, legalMoves, parseBoard, boardText, parseSquare, replay, startPosition, splitMoves, passed, step } from './othello.js';
 import { Board } from './board.js';
 import { renderGameRows } from './gamelist.js';
+import { element, headedTable } from './dom.js';
 
 const FILTERS = ['player', 'black', 'white', 'event', 'year', 'status', 'winner', 'opening'];
 const PAGE = 50;
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function percent(part, whole) {
   return whole === 0 ? '–' : `${Math.round((part * 100) / whole)}%`;
@@ -180,23 +174,11 @@ export function startBrowser(root) {
   error.setAttribute('role', 'alert');
   right.append(error);
   right.append(element('h2', null, 'Next moves'));
-  const movesTable = element('table', 'next-moves');
-  const movesHead = element('thead');
-  const headRow = element('tr');
-  for (const name of ['Move', 'Games', '%', 'Black', 'Draw', 'White', 'Avg. Black']) headRow.append(element('th', null, name));
-  movesHead.append(headRow);
-  const movesBody = element('tbody');
-  movesTable.append(movesHead, movesBody);
+  const { table: movesTable, body: movesBody } = headedTable('next-moves', ['Move', 'Games', '%', 'Black', 'Draw', 'White', 'Avg. Black']);
   right.append(movesTable);
   const gamesTitle = element('h2', null, 'Games');
   right.append(gamesTitle);
-  const gamesTable = element('table', 'games');
-  const gamesHead = element('thead');
-  const gamesHeadRow = element('tr');
-  for (const name of ['#', 'Black', 'White', 'Year', 'Result', 'Opening', 'File']) gamesHeadRow.append(element('th', null, name));
-  gamesHead.append(gamesHeadRow);
-  const gamesBody = element('tbody');
-  gamesTable.append(gamesHead, gamesBody);
+  const { table: gamesTable, body: gamesBody } = headedTable('games', ['#', 'Black', 'White', 'Year', 'Result', 'Opening', 'File']);
   const wrap = element('div', 'games-wrap');
   wrap.append(gamesTable);
   right.append(wrap);

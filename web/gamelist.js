@@ -3,12 +3,7 @@
 // lists the file's games with a search box; the browser lists the games
 // that reached the position, a page at a time. Shared by both.
 
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { element, headedTable } from './dom.js';
 
 // Fills `tbody` with `rows` ({ number, cells: [text...], label }); a click
 // on a row (or Enter on its button) calls `onOpen(row)`.
@@ -57,13 +52,8 @@ export class GameList {
       label.append(this.search);
       container.append(label);
     }
-    const table = element('table', 'games');
-    const head = element('thead');
-    const tr = element('tr');
-    for (const name of ['#', 'Black', 'White', 'Event', 'Date', 'Result', 'Opening']) tr.append(element('th', null, name));
-    head.append(tr);
-    this.body = element('tbody');
-    table.append(head, this.body);
+    const { table, body } = headedTable('games', ['#', 'Black', 'White', 'Event', 'Date', 'Result', 'Opening']);
+    this.body = body;
     const wrap = element('div', 'games-wrap');
     wrap.append(table);
     this.more = element('p', 'more');

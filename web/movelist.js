@@ -4,13 +4,7 @@
 // move goes there. Shared by the game page and the browser's viewer.
 
 import { colorName } from './othello.js';
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { element } from './dom.js';
 
 // `game.steps` is the replay (steps[k] after k tokens); `game.rest` the
 // tokens after the first illegal one; `losses[k]` what token k lost.

@@ -9,13 +9,7 @@ import { Board } from './board.js';
 import { renderMoveList, markCurrent } from './movelist.js';
 import { Graph } from './graph.js';
 import { GameList } from './gamelist.js';
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { element } from './dom.js';
 
 function button(text, label, onClick) {
   const b = element('button', 'step', text);

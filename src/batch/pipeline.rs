@@ -1,7 +1,7 @@
 //! The pipeline itself: chunks read ahead, slices worked in parallel,
 //! results handed on in input order.
 
-use std::sync::mpsc::{channel, sync_channel};
+use std::sync::mpsc::{channel, sync_channel, SyncSender};
 
 use rayon::prelude::*;
 
@@ -157,17 +157,12 @@ where
                         }
                     }
                     Err(err) => {
-                        if !chunk.is_empty() && tx.send(Ok(std::mem::take(&mut chunk))).is_err() {
-                            return;
-                        }
-                        let _ = tx.send(Err(err));
+                        send_last(&tx, chunk, Some(err));
                         return;
                     }
                 }
             }
-            if !chunk.is_empty() {
-                let _ = tx.send(Ok(chunk));
-            }
+            send_last(&tx, chunk, None);
         });
         for message in rx {
             let chunk = message.map_err(BatchError::Read)?;
@@ -189,6 +184,21 @@ where
         }
         Ok(())
     })
+}
+
+/// The end of a reader thread's input: what it holds, then the failure
+/// that ended it, if one did (unless the other side has hung up).
+fn send_last<B>(
+    tx: &SyncSender<Result<Vec<B>, ReadError>>,
+    held: Vec<B>,
+    failure: Option<ReadError>,
+) {
+    if !held.is_empty() && tx.send(Ok(held)).is_err() {
+        return;
+    }
+    if let Some(err) = failure {
+        let _ = tx.send(Err(err));
+    }
 }
 
 /// The pipeline over an input cut into raw chunks: the reader thread only
@@ -237,17 +247,12 @@ where
                         }
                     }
                     Some(Err(err)) => {
-                        if !batch.is_empty() && tx.send(Ok(std::mem::take(&mut batch))).is_err() {
-                            return;
-                        }
-                        let _ = tx.send(Err(err));
+                        send_last(&tx, batch, Some(err));
                         return;
                     }
                 }
             }
-            if !batch.is_empty() {
-                let _ = tx.send(Ok(batch));
-            }
+            send_last(&tx, batch, None);
         });
         let mut parsing = Parsing::default();
         // The results of the batch before, given to the sink on this

@@ -98,6 +98,17 @@ struct Entry {
     year: u16,
     /// Index into the built-in openings, `u16::MAX` for none.
     opening: u16,
+    end: Ending,
+    /// 0 for a plain game, else 1 + its index in [`Database::whole`].
+    whole: u32,
+    /// Whether the replay looked at any position: a game on another board
+    /// is invalid before its start.
+    played: bool,
+}
+
+/// How a game ended, as its replay and its record say.
+#[derive(Clone, Copy, Debug)]
+struct Ending {
     status: Status,
     winner: Option<Winner>,
     /// Final scores, Black's and White's, of a complete game.
@@ -107,11 +118,6 @@ struct Entry {
     result: Option<(u8, u8)>,
     theoretical: Option<u8>,
     depth: Option<u8>,
-    /// 0 for a plain game, else 1 + its index in [`Database::whole`].
-    whole: u32,
-    /// Whether the replay looked at any position: a game on another board
-    /// is invalid before its start.
-    played: bool,
 }
 
 /// What a game brings to a database, made where the game was replayed
@@ -126,12 +132,7 @@ pub struct Prepared {
     date: Option<String>,
     year: Option<u16>,
     opening: Option<&'static Opening>,
-    status: Status,
-    winner: Option<Winner>,
-    scores: Option<(u8, u8)>,
-    result: Option<(u8, u8)>,
-    theoretical: Option<u8>,
-    depth: Option<u8>,
+    end: Ending,
     index: u64,
     played: bool,
     whole: Option<Box<GameRecord>>,
@@ -192,12 +193,14 @@ impl Prepared {
             date: tags.date.clone(),
             year: select::year(record),
             opening,
-            status: report.status(),
-            winner: select::winner(record, report),
-            scores: report.final_score().map(|s| (s.black_score, s.white_score)),
-            result,
-            theoretical: record.theoretical_black_score,
-            depth: record.theoretical_depth,
+            end: Ending {
+                status: report.status(),
+                winner: select::winner(record, report),
+                scores: report.final_score().map(|s| (s.black_score, s.white_score)),
+                result,
+                theoretical: record.theoretical_black_score,
+                depth: record.theoretical_depth,
+            },
             index: record.origin.index,
             played,
             whole: (!plain).then(|| Box::new(stripped(record))),
@@ -270,7 +273,7 @@ impl Lookup {
         let mut answer = Explored::new(self.target);
         for &(at, next) in &self.hits {
             let e = &db.entries[at as usize];
-            answer.add(next, e.winner, e.scores.map(|s| s.0));
+            answer.add(next, e.end.winner, e.end.scores.map(|s| s.0));
         }
         answer
     }
@@ -423,12 +426,7 @@ impl Database {
                 })
                 .and_then(|i| u16::try_from(i).ok())
                 .unwrap_or(u16::MAX),
-            status: game.status,
-            winner: game.winner,
-            scores: game.scores,
-            result: game.result,
-            theoretical: game.theoretical,
-            depth: game.depth,
+            end: game.end,
             whole,
             played: game.played,
         };
@@ -610,8 +608,8 @@ impl Database {
             white: self.text(e.white),
             event: self.text(e.event),
             year: (e.year != 0).then_some(e.year),
-            status: e.status,
-            winner: e.winner,
+            status: e.end.status,
+            winner: e.end.winner,
             opening: Database::opening(e),
         }
     }
@@ -776,7 +774,7 @@ impl Database {
             black: self.text(e.black).map(str::to_owned),
             white: self.text(e.white).map(str::to_owned),
             year: (e.year != 0).then_some(e.year),
-            result: Listing::result_text(e.status, e.winner, e.scores),
+            result: Listing::result_text(e.end.status, e.end.winner, e.end.scores),
             opening: Database::opening(e).map(|o| o.name().to_owned()),
         }
     }
@@ -831,10 +829,11 @@ impl Database {
             ..Tags::default()
         };
         record.result = e
+            .end
             .result
             .map(|(black, white)| RecordedResult::new(ResultValue::Discs { black, white }));
-        record.theoretical_black_score = e.theoretical;
-        record.theoretical_depth = e.depth;
+        record.theoretical_black_score = e.end.theoretical;
+        record.theoretical_depth = e.end.depth;
         record.origin.index = e.index;
         record
     }

@@ -414,6 +414,17 @@ impl Position {
         moves(p, o) != 0
     }
 
+    /// Squares where whoever plays next may play: the side to move, or
+    /// its opponent when the side to move must pass.
+    #[must_use]
+    pub fn next_moves(&self) -> Bitboard {
+        let (p, o) = self.relative();
+        match moves(p, o) {
+            0 => Bitboard(moves(o, p)),
+            legal => Bitboard(legal),
+        }
+    }
+
     /// Whether the opponent of the side to move has a legal move.
     #[inline]
     #[must_use]
@@ -548,17 +559,20 @@ const fn build_doubled() -> [u64; 128] {
     t
 }
 
+/// The eight directions, as (column, row) steps, in the order of the
+/// rays' table.
+const STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+
 const fn build_rays() -> [[u64; 64]; 8] {
-    const STEPS: [(i8, i8); 8] = [
-        (1, 0),
-        (-1, 1),
-        (0, 1),
-        (1, 1),
-        (-1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-    ];
     let mut rays = [[0u64; 64]; 8];
     let mut d = 0;
     while d < 8 {
@@ -773,16 +787,7 @@ mod tests {
     /// Flips by walking each direction square by square.
     fn walk_flips(player: u64, opponent: u64, index: usize) -> u64 {
         let mut all = 0;
-        for (dc, dr) in [
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-            (-1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, -1),
-        ] {
+        for (dc, dr) in STEPS.map(|(c, r)| (i32::from(c), i32::from(r))) {
             let (mut c, mut r) = ((index % 8) as i32 + dc, (index / 8) as i32 + dr);
             let mut run = 0;
             while (0..8).contains(&c) && (0..8).contains(&r) {

@@ -167,6 +167,12 @@ impl Features {
         Features(bits)
     }
 
+    /// The set without the features of `list`.
+    #[must_use]
+    pub const fn without(self, list: &[Feature]) -> Features {
+        Features(self.0 & !Features::of_list(list).0)
+    }
+
     /// Adds one.
     pub fn insert(&mut self, feature: Feature) {
         self.0 |= feature.bit();
@@ -337,6 +343,15 @@ pub struct Check {
     pub loss: &'static str,
     /// Whether `game` loses it.
     pub applies: fn(&Game<'_>) -> bool,
+}
+
+/// Whether `spell` writes some unreadable move of `game` other than as
+/// it was read: the check of formats with a spelling of their own.
+pub(crate) fn respells_unreadable(game: &Game<'_>, spell: fn(&str) -> String) -> bool {
+    game.record
+        .unreadable
+        .iter()
+        .any(|(_, text)| spell(text) != **text)
 }
 
 impl std::fmt::Debug for Check {

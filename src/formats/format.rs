@@ -100,6 +100,51 @@ impl fmt::Debug for FormatInfo {
     }
 }
 
+impl FormatInfo {
+    /// The row of `format`, named `name`, described by `summary`,
+    /// recognised by `sniff` and read by `open`: a format kifu reads and
+    /// writes, with no other name, no extension and no text writer, whose
+    /// games carry neither their status nor their opening, losing nothing
+    /// and checking nothing. The rows of the table start from it and say
+    /// what differs (`FormatInfo { extensions: &["sgf"], ..FormatInfo::new(…) }`).
+    #[must_use]
+    pub const fn new(
+        format: Format,
+        name: &'static str,
+        summary: &'static str,
+        sniff: fn(&[u8]) -> bool,
+        open: OpenReader,
+    ) -> FormatInfo {
+        FormatInfo {
+            format,
+            name,
+            aliases: &[],
+            extensions: &[],
+            summary,
+            sniff,
+            open,
+            text: None,
+            readable: true,
+            writable: true,
+            carries_status: false,
+            names_openings: false,
+            loses: Features::NONE,
+            checks: &[],
+        }
+    }
+}
+
+/// One step of a reader that ends at its first failure: `item` as the
+/// reader's next item, `done` set when it is the end or a failure.
+pub(crate) fn step<T>(
+    done: &mut bool,
+    item: Result<Option<T>, ReadError>,
+) -> Option<Result<T, ReadError>> {
+    let item = item.transpose();
+    *done |= !matches!(item, Some(Ok(_)));
+    item
+}
+
 /// The name is no format's.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error("unknown format {name:?} (known: {})", Format::ALL.map(Format::name).join(", "))]

@@ -27,6 +27,7 @@ pub mod lines;
 pub mod movetext;
 pub mod obf;
 pub mod parquet;
+pub mod per_line;
 pub mod pgn;
 pub mod sgf;
 pub mod sheet;

@@ -24,10 +24,11 @@
 use std::io::BufRead;
 
 use crate::engine::game::Move;
-use crate::formats::features::Features;
 use crate::formats::format::{Format, FormatInfo};
 use crate::formats::lines::{Line, Lines};
-use crate::formats::movetext::{board, is_black, is_empty, is_pass, is_white, BoardError};
+use crate::formats::movetext::{
+    board, is_black, is_empty, is_pass, is_white, line_content, BoardError,
+};
 use crate::record::source::{ParseError, ReadError, Span};
 use crate::record::Origin;
 use crate::{GameRecord, Square};
@@ -105,13 +106,7 @@ pub fn scored_moves(record: &GameRecord) -> Vec<ScoredMove> {
 /// Parses one line; `None` for a blank or comment line.
 #[must_use]
 pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let body = line.trim_ascii_start();
-    match body.first() {
-        None | Some(b'%' | b'#') => return None,
-        _ => {}
-    }
+    let (line, _) = line_content(line)?;
     let text = String::from_utf8_lossy(line);
     let mut record = GameRecord {
         origin: Origin {
@@ -301,20 +296,15 @@ pub fn line(position: &crate::Position, moves: &[(Move, i32)]) -> String {
 /// The OBF row of the format table: read as positions (`kifu solve`
 /// writes it).
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Obf,
-    name: "obf",
-    aliases: &[],
     extensions: &["obf"],
-    summary: "positions with scored moves (Edax's problems), read as start positions",
-    sniff,
-    open: |input, _| Box::new(Reader::new(input)),
-    text: None,
-    readable: true,
     writable: false,
-    carries_status: false,
-    names_openings: false,
-    loses: Features::NONE,
-    checks: &[],
+    ..FormatInfo::new(
+        Format::Obf,
+        "obf",
+        "positions with scored moves (Edax's problems), read as start positions",
+        sniff,
+        |input, _| Box::new(Reader::new(input)),
+    )
 };
 
 /// Whether the first bytes look like OBF: after comment lines, a line of

@@ -24,44 +24,28 @@ use crate::record::{GameRecord, Origin};
 
 /// The tokens row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Tokens,
-    name: "tokens",
     aliases: &["othello-gpt", "npy"],
     extensions: &["npy"],
-    summary: "Othello-GPT tokens: an int8 NumPy array [games, 60], 0-padded",
-    sniff,
-    open: |input, _| match Reader::new(input) {
-        Ok(reader) => Box::new(reader),
-        Err(err) => Box::new(Games(std::iter::once(Err(err)))),
-    },
-    text: None,
-    readable: true,
-    writable: true,
-    carries_status: false,
-    names_openings: false,
-    loses: Features::of_list(&[
-        Feature::PlayerNames,
-        Feature::Event,
-        Feature::Site,
-        Feature::Round,
-        Feature::Date,
-        Feature::ExactDate,
-        Feature::Ratings,
-        Feature::OtherTags,
-        Feature::Result,
-        Feature::ResultKind,
-        Feature::WinnerOnlyResult,
-        Feature::UnscoredResult,
-        Feature::RawMargin,
-        Feature::TheoreticalScore,
-        Feature::Evaluations,
-        Feature::Times,
-        Feature::ExplicitPasses,
-        Feature::Comments,
-        Feature::Nags,
-        Feature::Variations,
+    // Only the moves: what the moves cannot hold is all it keeps.
+    loses: Features::ALL.without(&[
+        Feature::UnreadableMoves,
+        Feature::AntiRules,
+        Feature::Orientation,
+        Feature::LongPlayerNames,
+        Feature::LongEventNames,
+        Feature::NonLatin1Names,
+        Feature::OtherBoard,
     ]),
-    checks: &[],
+    ..FormatInfo::new(
+        Format::Tokens,
+        "tokens",
+        "Othello-GPT tokens: an int8 NumPy array [games, 60], 0-padded",
+        sniff,
+        |input, _| match Reader::new(input) {
+            Ok(reader) => Box::new(reader),
+            Err(err) => Box::new(Games(std::iter::once(Err(err)))),
+        },
+    )
 };
 
 /// The magic of every `.npy` file.

@@ -9,16 +9,10 @@
 //! Write: lowercase `f5d6c3…`, passes left out; a non-standard start is
 //! written as a board prefix so the line reads back to the same game.
 
-use std::io::BufRead;
-use std::sync::Arc;
-
-use crate::formats::chunk::{next_lines, Carry, ChunkParser, Chunker, RawChunk};
 use crate::formats::features::{Feature, Features};
-use crate::formats::format::{Format, FormatInfo, GameReader, TextFormat};
-use crate::formats::lines::{Line, Lines, SliceLines, MAX_LINE};
+use crate::formats::format::{Format, FormatInfo, TextFormat};
+use crate::formats::per_line::{LineFormat, LineReader};
 use crate::record::row::Game;
-use crate::record::source::{ParseError, ReadError, Span};
-use crate::record::Origin;
 use crate::GameRecord;
 
 pub use crate::formats::movetext::{parse_line, LineContext};
@@ -26,170 +20,23 @@ pub use crate::formats::movetext::{parse_line, LineContext};
 /// Streams games from a transcript file, one per non-blank line. Lines
 /// end with `\n`, `\r\n` or `\r`; a line over 1 MiB is an invalid game
 /// (never held in memory).
-pub struct Reader<R> {
-    lines: Lines<R>,
-    games: u64,
-    failed: bool,
-}
+pub type Reader<R> = LineReader<R, TranscriptLine>;
 
-impl<R: BufRead> Reader<R> {
-    /// Reads from `input`.
-    pub fn new(input: R) -> Reader<R> {
-        Reader::with_max_line(input, MAX_LINE)
-    }
+/// A transcript's line as a game: [`parse_line`].
+#[derive(Clone, Copy, Default, Debug)]
+pub struct TranscriptLine;
 
-    /// Reads from `input`, treating lines over `max` bytes as too long.
-    pub fn with_max_line(input: R, max: usize) -> Reader<R> {
-        Reader {
-            lines: Lines::new(input, max),
-            games: 0,
-            failed: false,
-        }
-    }
-}
-
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Result<GameRecord, ReadError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        loop {
-            let index = self.games + 1;
-            match self.lines.next_line() {
-                Ok(None) => return None,
-                Ok(Some(Line::Text { number, byte, text })) => {
-                    let ctx = LineContext {
-                        line: number,
-                        byte,
-                        index,
-                    };
-                    if let Some(record) = parse_line(text, ctx) {
-                        self.games += 1;
-                        return Some(Ok(record));
-                    }
-                }
-                Ok(Some(Line::TooLong {
-                    number, byte, len, ..
-                })) => {
-                    self.games += 1;
-                    return Some(Ok(too_long(index, number, byte, len)));
-                }
-                Err(e) => {
-                    self.failed = true;
-                    return Some(Err(ReadError::Io(e)));
-                }
-            }
-        }
-    }
-}
-
-/// The game of a line over the limit: invalid, with its length.
-fn too_long(index: u64, number: u32, byte: u64, len: u64) -> GameRecord {
-    GameRecord {
-        origin: Origin {
-            index,
-            line: Some(number),
-            byte,
-            text: None,
-        },
-        defect: Some(ParseError::at(
-            Span::new(byte, number, 1, 1),
-            format!("line too long: {len} bytes (the limit is {MAX_LINE} bytes)"),
-        )),
-        ..GameRecord::default()
-    }
-}
-
-impl<R: BufRead + Send> GameReader for Reader<R> {
-    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
-        if self.lines.untouched() {
-            Some(self)
-        } else {
-            None
-        }
-    }
-}
-
-impl<R: BufRead + Send> Chunker for Reader<R> {
-    fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
-        let max = self.lines.max();
-        next_lines(&mut self.lines, &mut self.failed, size, || {
-            Arc::new(ChunkLines { max })
-        })
-    }
-
-    fn recycle(&mut self, bytes: Vec<u8>) {
-        self.lines.recycle(bytes);
-    }
-}
-
-/// Parses the lines of a chunk as [`Reader`] does.
-struct ChunkLines {
-    max: usize,
-}
-
-impl ChunkParser for ChunkLines {
-    fn parse(
-        &self,
-        chunk: &RawChunk,
-        _: Option<Carry>,
-        out: &mut Vec<GameRecord>,
-    ) -> Option<Carry> {
-        if let Some(len) = chunk.long_line {
-            out.push(too_long(1, chunk.lines.saturating_add(1), chunk.byte, len));
-            return None;
-        }
-        // One game a line at most: room for them all at once (a new
-        // buffer rather than a reallocation that would copy the old one).
-        let lines = memchr::memchr_iter(b'\n', &chunk.bytes).count() + 1;
-        if out.is_empty() && out.capacity() < lines {
-            *out = Vec::with_capacity(lines);
-        } else {
-            out.reserve(lines);
-        }
-        let mut games = 0;
-        // The lines are read in place, as `Reader` reads them.
-        for line in SliceLines::new(&chunk.bytes, self.max, chunk.lines, chunk.byte) {
-            let index = games + 1;
-            let game = match line {
-                Line::Text { number, byte, text } => {
-                    let ctx = LineContext {
-                        line: number,
-                        byte,
-                        index,
-                    };
-                    parse_line(text, ctx)
-                }
-                Line::TooLong {
-                    number, byte, len, ..
-                } => Some(too_long(index, number, byte, len)),
-            };
-            if let Some(game) = game {
-                games += 1;
-                out.push(game);
-            }
-        }
-        None
+impl LineFormat for TranscriptLine {
+    fn game(self, line: &[u8], ctx: LineContext) -> Option<GameRecord> {
+        parse_line(line, ctx)
     }
 }
 
 /// The transcript row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Transcript,
-    name: "transcript",
     aliases: &["txt", "text"],
     extensions: &["txt", "gam", "tr", "transcript"],
-    summary: "one game per line: f5d6c3…, every variant seen in the wild",
-    // The format of last resort: any text that no other format claims.
-    sniff: |_| false,
-    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Transcript),
-    readable: true,
-    writable: true,
-    carries_status: false,
-    names_openings: false,
     loses: Features::of_list(&[
         Feature::PlayerNames,
         Feature::Event,
@@ -209,7 +56,14 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::Variations,
         Feature::OtherBoard,
     ]),
-    checks: &[],
+    ..FormatInfo::new(
+        Format::Transcript,
+        "transcript",
+        "one game per line: f5d6c3…, every variant seen in the wild",
+        // The format of last resort: any text that no other format claims.
+        |_| false,
+        |input, _| Box::new(Reader::new(input)),
+    )
 };
 
 /// Writes transcripts.

@@ -295,30 +295,71 @@ fn push_number(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
+/// The text around a text row's fields: what comes before each of
+/// source, game, ply, empties, side, player, opponent, move and score,
+/// what stands for no score, and the row's end.
+struct TextRow {
+    before: [&'static [u8]; 9],
+    no_score: &'static [u8],
+    end: &'static [u8],
+}
+
+const CSV_ROW: TextRow = TextRow {
+    before: [b"", b",", b",", b",", b",", b",", b",", b",", b","],
+    no_score: b"",
+    end: b"\n",
+};
+
+const JSONL_ROW: TextRow = TextRow {
+    before: [
+        b"{\"source\":",
+        b",\"game\":",
+        b",\"ply\":",
+        b",\"empties\":",
+        b",\"side\":\"",
+        b"\",\"player\":",
+        b",\"opponent\":",
+        b",\"move\":\"",
+        b"\",\"score\":",
+    ],
+    no_score: b"null",
+    end: b"}\n",
+};
+
+/// Appends a row's fields in the text of `text`.
+#[inline(always)]
+fn push_text_row(out: &mut Vec<u8>, source: &[u8], game: u64, row: &Row, text: &TextRow) {
+    let [at_source, at_game, at_ply, at_empties, at_side, at_player, at_opponent, at_move, at_score] =
+        text.before;
+    out.extend_from_slice(at_source);
+    out.extend_from_slice(source);
+    out.extend_from_slice(at_game);
+    push_number(out, game);
+    out.extend_from_slice(at_ply);
+    push_number(out, row.ply);
+    out.extend_from_slice(at_empties);
+    push_number(out, row.empties);
+    out.extend_from_slice(at_side);
+    out.extend_from_slice(row.side.name().as_bytes());
+    out.extend_from_slice(at_player);
+    push_number(out, row.player);
+    out.extend_from_slice(at_opponent);
+    push_number(out, row.opponent);
+    out.extend_from_slice(at_move);
+    out.extend_from_slice(&row.square.to_ascii());
+    out.extend_from_slice(at_score);
+    match row.score {
+        Some(score) => push_number(out, score),
+        None => out.extend_from_slice(text.no_score),
+    }
+    out.extend_from_slice(text.end);
+}
+
 /// Appends a CSV line: `source` as [`csv_source`] gives it, `game` the
 /// game's number within its source.
 #[inline]
 pub fn push_csv(out: &mut Vec<u8>, source: &[u8], game: u64, row: &Row) {
-    out.extend_from_slice(source);
-    out.push(b',');
-    push_number(out, game);
-    out.push(b',');
-    push_number(out, row.ply);
-    out.push(b',');
-    push_number(out, row.empties);
-    out.push(b',');
-    out.extend_from_slice(row.side.name().as_bytes());
-    out.push(b',');
-    push_number(out, row.player);
-    out.push(b',');
-    push_number(out, row.opponent);
-    out.push(b',');
-    out.extend_from_slice(&row.square.to_ascii());
-    out.push(b',');
-    if let Some(score) = row.score {
-        push_number(out, score);
-    }
-    out.push(b'\n');
+    push_text_row(out, source, game, row, &CSV_ROW);
 }
 
 /// Appends a JSON Lines object with the CSV's fields: `source` as
@@ -327,28 +368,7 @@ pub fn push_csv(out: &mut Vec<u8>, source: &[u8], game: u64, row: &Row) {
 /// is `null` without one.
 #[inline]
 pub fn push_jsonl(out: &mut Vec<u8>, source: &[u8], game: u64, row: &Row) {
-    out.extend_from_slice(b"{\"source\":");
-    out.extend_from_slice(source);
-    out.extend_from_slice(b",\"game\":");
-    push_number(out, game);
-    out.extend_from_slice(b",\"ply\":");
-    push_number(out, row.ply);
-    out.extend_from_slice(b",\"empties\":");
-    push_number(out, row.empties);
-    out.extend_from_slice(b",\"side\":\"");
-    out.extend_from_slice(row.side.name().as_bytes());
-    out.extend_from_slice(b"\",\"player\":");
-    push_number(out, row.player);
-    out.extend_from_slice(b",\"opponent\":");
-    push_number(out, row.opponent);
-    out.extend_from_slice(b",\"move\":\"");
-    out.extend_from_slice(&row.square.to_ascii());
-    out.extend_from_slice(b"\",\"score\":");
-    match row.score {
-        Some(score) => push_number(out, score),
-        None => out.extend_from_slice(b"null"),
-    }
-    out.extend_from_slice(b"}\n");
+    push_text_row(out, source, game, row, &JSONL_ROW);
 }
 
 /// Appends a 25-byte NumPy record; `game` is the game's number among all

@@ -56,13 +56,7 @@ impl TextStyle {
 /// when the side to move must pass.
 #[must_use]
 pub fn next_moves(position: &Position) -> u64 {
-    if position.has_moves() {
-        position.legal_moves().0
-    } else {
-        let mut passed = *position;
-        passed.pass();
-        passed.legal_moves().0
-    }
+    position.next_moves().0
 }
 
 /// The cells of a position, row by row from `a1`.

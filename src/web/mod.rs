@@ -3,9 +3,10 @@
 //! binary when it is built, and the game page of `kifu show --html`
 //! ([`page`]).
 //!
-//! The same modules serve both pages: `othello.js` (the rules and a
-//! record's replay), `board.js`, `movelist.js`, `graph.js`, `gamelist.js`,
-//! `viewer.js` (the game viewer) and `browser.js` (the database browser).
+//! The same modules serve both pages: `dom.js` (elements and tables),
+//! `othello.js` (the rules and a record's replay), `board.js`,
+//! `movelist.js`, `graph.js`, `gamelist.js`, `viewer.js` (the game viewer)
+//! and `browser.js` (the database browser).
 //! `kifu serve` serves them as they are, under `/assets/`; the game page
 //! carries them in one inline script ([`bundle`]), for it must open from a
 //! file with nothing else beside it.
@@ -24,54 +25,32 @@ pub struct Asset {
 }
 
 const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+
+/// The files of `web/` as [`Asset`]s, each named once (`include_str!`
+/// wants its path written out).
+macro_rules! assets {
+    ($($name:literal => $content_type:expr),* $(,)?) => {
+        &[$(Asset {
+            name: $name,
+            content_type: $content_type,
+            text: include_str!(concat!("../../web/", $name)),
+        }),*]
+    };
+}
 
 /// The files `kifu serve` serves under `/assets/`.
-pub const ASSETS: &[Asset] = &[
-    Asset {
-        name: "style.css",
-        content_type: "text/css; charset=utf-8",
-        text: include_str!("../../web/style.css"),
-    },
-    Asset {
-        name: "othello.js",
-        content_type: JS,
-        text: include_str!("../../web/othello.js"),
-    },
-    Asset {
-        name: "board.js",
-        content_type: JS,
-        text: include_str!("../../web/board.js"),
-    },
-    Asset {
-        name: "movelist.js",
-        content_type: JS,
-        text: include_str!("../../web/movelist.js"),
-    },
-    Asset {
-        name: "graph.js",
-        content_type: JS,
-        text: include_str!("../../web/graph.js"),
-    },
-    Asset {
-        name: "gamelist.js",
-        content_type: JS,
-        text: include_str!("../../web/gamelist.js"),
-    },
-    Asset {
-        name: "viewer.js",
-        content_type: JS,
-        text: include_str!("../../web/viewer.js"),
-    },
-    Asset {
-        name: "browser.js",
-        content_type: JS,
-        text: include_str!("../../web/browser.js"),
-    },
-    Asset {
-        name: "view.js",
-        content_type: JS,
-        text: include_str!("../../web/view.js"),
-    },
+pub const ASSETS: &[Asset] = assets![
+    "style.css" => CSS,
+    "dom.js" => JS,
+    "othello.js" => JS,
+    "board.js" => JS,
+    "movelist.js" => JS,
+    "graph.js" => JS,
+    "gamelist.js" => JS,
+    "viewer.js" => JS,
+    "browser.js" => JS,
+    "view.js" => JS,
 ];
 
 /// The database browser's page (`/`).
@@ -89,7 +68,8 @@ pub fn asset(name: &str) -> Option<&'static Asset> {
 }
 
 /// The modules of the game viewer, each before those that import it.
-const VIEWER_MODULES: [&str; 6] = [
+const VIEWER_MODULES: [&str; 7] = [
+    "dom.js",
     "othello.js",
     "board.js",
     "movelist.js",

@@ -53,16 +53,8 @@ use crate::formats::format::{Format, FormatInfo};
 
 /// The CSV row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Csv,
-    name: "csv",
-    aliases: &[],
     extensions: &["csv"],
-    summary: "the game table (one row a game); foreign tables with a moves column",
-    sniff,
-    open: |input, options| Box::new(Reader::with_options(input, options)),
     text: Some(&write::Table),
-    readable: true,
-    writable: true,
     carries_status: true,
     names_openings: true,
     loses: Features::of_list(&[
@@ -76,4 +68,11 @@ pub const INFO: FormatInfo = FormatInfo {
     // A valid game's passes follow from its squares and are left out
     // (SPEC section 4): nothing is lost. An invalid game keeps them.
     checks: &[],
+    ..FormatInfo::new(
+        Format::Csv,
+        "csv",
+        "the game table (one row a game); foreign tables with a moves column",
+        sniff,
+        |input, options| Box::new(Reader::with_options(input, options)),
+    )
 };

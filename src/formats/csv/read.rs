@@ -14,7 +14,7 @@ use crate::formats::csv::fields::At;
 use crate::formats::csv::header::sniff_delimiter;
 use crate::formats::csv::row::{header_error, Rows, MAX_HEADER, MAX_RECORD};
 use crate::formats::csv::scan::{newlines, Scan};
-use crate::formats::format::{GameReader, ReadOptions};
+use crate::formats::format::{step, GameReader, ReadOptions};
 use crate::formats::lines::{fill, rest, wanted, Spares};
 use crate::record::source::ReadError;
 use crate::record::GameRecord;
@@ -147,29 +147,16 @@ impl<R: BufRead> Cutter<R> {
         }
         let rows = match &self.rows {
             Some(rows) => Arc::clone(rows),
-            None => match self.open() {
-                Ok(Some(rows)) => rows,
-                Ok(None) => {
-                    self.done = true;
-                    return None;
+            None => {
+                let opened = self.open();
+                match step(&mut self.done, opened)? {
+                    Ok(rows) => rows,
+                    Err(err) => return Some(Err(err)),
                 }
-                Err(err) => {
-                    self.done = true;
-                    return Some(Err(err));
-                }
-            },
+            }
         };
-        match self.cut(size.max(1), &rows) {
-            Ok(Some(chunk)) => Some(Ok(chunk)),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(err) => {
-                self.done = true;
-                Some(Err(err))
-            }
-        }
+        let cut = self.cut(size.max(1), &rows);
+        step(&mut self.done, cut)
     }
 
     /// Reads the header record: the columns of every row, `None` for an

@@ -98,18 +98,8 @@ pub fn sniff(head: &[u8]) -> bool {
 
 /// The GGF row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Ggf,
-    name: "ggf",
-    aliases: &[],
     extensions: &["ggf"],
-    summary: "Generic Game Format of the GGS server: several games a file",
-    sniff,
-    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Ggf),
-    readable: true,
-    writable: true,
-    carries_status: false,
-    names_openings: false,
     loses: Features::of_list(&[
         Feature::Round,
         Feature::TheoreticalScore,
@@ -161,6 +151,13 @@ pub const INFO: FormatInfo = FormatInfo {
             },
         },
     ],
+    ..FormatInfo::new(
+        Format::Ggf,
+        "ggf",
+        "Generic Game Format of the GGS server: several games a file",
+        sniff,
+        |input, _| Box::new(Reader::new(input)),
+    )
 };
 
 /// Black's and White's discs together, when the result is a disc count.

@@ -27,7 +27,7 @@ mod shapes;
 mod tests;
 mod write;
 
-pub use read::Reader;
+pub use read::{JsonLine, Reader};
 pub use shapes::PlyJson;
 pub use write::GameJson;
 
@@ -36,21 +36,20 @@ use crate::formats::format::{Format, FormatInfo};
 
 /// The JSON Lines row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Jsonl,
-    name: "jsonl",
     aliases: &["json", "ndjson", "json-lines"],
     extensions: &["jsonl", "ndjson", "json"],
-    summary: "one JSON object a game: the table's fields, every move and tag",
-    sniff,
-    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&write::JsonLines),
-    readable: true,
-    writable: true,
     carries_status: true,
     names_openings: true,
     // It keeps everything a record holds.
     loses: Features::NONE,
-    checks: &[],
+    ..FormatInfo::new(
+        Format::Jsonl,
+        "jsonl",
+        "one JSON object a game: the table's fields, every move and tag",
+        sniff,
+        |input, _| Box::new(Reader::new(input)),
+    )
 };
 
 /// Whether the first bytes look like JSON Lines.

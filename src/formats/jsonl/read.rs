@@ -1,20 +1,15 @@
 //! Reading one object a game: the table's columns by their names, then
 //! what only JSON keeps.
 
-use std::io::BufRead;
-use std::sync::Arc;
-
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 
 use crate::engine::game::Move;
-use crate::formats::chunk::{next_lines, Carry, ChunkParser, Chunker, RawChunk};
-use crate::formats::format::GameReader;
 use crate::formats::jsonl::shapes::{AnnotationJson, OtherBoardJson, PlyJson};
-use crate::formats::lines::{Line, Lines, MAX_LINE};
+use crate::formats::per_line::{LineFormat, LineReader};
 use crate::formats::transcript::{parse_line, LineContext};
 use crate::record::row::{Column, Start};
-use crate::record::source::{ParseError, ReadError, Span};
+use crate::record::source::{ParseError, Span};
 use crate::record::{
     GameRecord, MoveNote, Origin, RecordedMove, RecordedResult, ResultValue, Rules, Token,
 };
@@ -230,20 +225,29 @@ fn record_of(mut object: Map<String, Json>, ctx: LineContext) -> Result<GameReco
 
 /// Streams games from JSON Lines, one object per non-blank line (a line
 /// over 1 MiB is an invalid game).
-pub struct Reader<R> {
-    lines: Lines<R>,
-    games: u64,
-    failed: bool,
-}
+pub type Reader<R> = LineReader<R, JsonLine>;
 
-impl<R: BufRead> Reader<R> {
-    /// Reads from `input`.
-    pub fn new(input: R) -> Reader<R> {
-        Reader {
-            lines: Lines::new(input, MAX_LINE),
-            games: 0,
-            failed: false,
+/// A line of JSON Lines as a game: a blank line is none; any other is
+/// one, invalid (with where) when it is not an object of a game.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct JsonLine;
+
+impl LineFormat for JsonLine {
+    fn game(self, text: &[u8], ctx: LineContext) -> Option<GameRecord> {
+        let trimmed = text.trim_ascii();
+        if trimmed.is_empty() {
+            return None;
         }
+        // The game is still counted: invalid, with where.
+        Some(match serde_json::from_slice::<Map<String, Json>>(trimmed) {
+            Ok(object) => record_of(object, ctx).unwrap_or_else(|e| bad_line(ctx, Some(text), e)),
+            Err(e) => {
+                let column = (e.column() as u32).max(1);
+                let span = Span::new(ctx.byte + u64::from(column - 1), ctx.line, column, 1);
+                let defect = ParseError::at(span, format!("bad JSON: {e}"));
+                bad_line(ctx, Some(text), defect)
+            }
+        })
     }
 }
 
@@ -258,119 +262,5 @@ fn bad_line(ctx: LineContext, text: Option<&[u8]>, defect: ParseError) -> GameRe
         },
         defect: Some(defect),
         ..GameRecord::default()
-    }
-}
-
-/// The game of a line over the limit: invalid, with its length.
-fn too_long(ctx: LineContext, len: u64) -> GameRecord {
-    let message = format!("line too long: {len} bytes (the limit is {MAX_LINE} bytes)");
-    let span = Span::new(ctx.byte, ctx.line, 1, 1);
-    bad_line(ctx, None, ParseError::at(span, message))
-}
-
-impl<R: BufRead + Send> GameReader for Reader<R> {
-    fn chunker(&mut self) -> Option<&mut dyn Chunker> {
-        if self.lines.untouched() {
-            Some(self)
-        } else {
-            None
-        }
-    }
-}
-
-impl<R: BufRead + Send> Chunker for Reader<R> {
-    fn next_chunk(&mut self, size: usize) -> Option<Result<RawChunk, ReadError>> {
-        next_lines(&mut self.lines, &mut self.failed, size, || {
-            Arc::new(ChunkLines)
-        })
-    }
-
-    fn recycle(&mut self, bytes: Vec<u8>) {
-        self.lines.recycle(bytes);
-    }
-}
-
-/// Parses the lines of a chunk as [`Reader`] does.
-struct ChunkLines;
-
-impl ChunkParser for ChunkLines {
-    fn parse(
-        &self,
-        chunk: &RawChunk,
-        _: Option<Carry>,
-        out: &mut Vec<GameRecord>,
-    ) -> Option<Carry> {
-        if let Some(len) = chunk.long_line {
-            let ctx = LineContext {
-                line: chunk.lines.saturating_add(1),
-                byte: chunk.byte,
-                index: 1,
-            };
-            out.push(too_long(ctx, len));
-            return None;
-        }
-        let reader = Reader {
-            lines: Lines::starting_at(&chunk.bytes[..], MAX_LINE, chunk.lines, chunk.byte),
-            games: 0,
-            failed: false,
-        };
-        // Reading bytes in memory cannot fail.
-        out.extend(reader.flatten());
-        None
-    }
-}
-
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Result<GameRecord, ReadError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        loop {
-            let index = self.games + 1;
-            let record = match self.lines.next_line() {
-                Ok(None) => return None,
-                Err(e) => {
-                    self.failed = true;
-                    return Some(Err(ReadError::Io(e)));
-                }
-                Ok(Some(Line::TooLong {
-                    number, byte, len, ..
-                })) => {
-                    let ctx = LineContext {
-                        line: number,
-                        byte,
-                        index,
-                    };
-                    too_long(ctx, len)
-                }
-                Ok(Some(Line::Text { number, byte, text })) => {
-                    let trimmed = text.trim_ascii();
-                    if trimmed.is_empty() {
-                        continue;
-                    }
-                    let ctx = LineContext {
-                        line: number,
-                        byte,
-                        index,
-                    };
-                    // The game is still counted: invalid, with where.
-                    match serde_json::from_slice::<Map<String, Json>>(trimmed) {
-                        Ok(object) => {
-                            record_of(object, ctx).unwrap_or_else(|e| bad_line(ctx, Some(text), e))
-                        }
-                        Err(e) => {
-                            let column = (e.column() as u32).max(1);
-                            let span = Span::new(byte + u64::from(column - 1), number, column, 1);
-                            let defect = ParseError::at(span, format!("bad JSON: {e}"));
-                            bad_line(ctx, Some(text), defect)
-                        }
-                    }
-                }
-            };
-            self.games += 1;
-            return Some(Ok(record));
-        }
     }
 }

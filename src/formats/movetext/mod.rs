@@ -711,17 +711,25 @@ fn wide_gap_before(line: &[u8], offset: usize) -> bool {
     before.ends_with(b"\t") || before.ends_with(b"  ")
 }
 
-/// Parses one line; `None` for a blank or comment line, or a line holding
-/// only a number (the game count some lists start with).
-#[must_use]
-pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
+/// A line without its end, and its text from its first byte that is not
+/// white space; `None` for a blank line or a comment (`#` or `%` first).
+pub(crate) fn line_content(line: &[u8]) -> Option<(&[u8], &[u8])> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let body = line.trim_ascii_start();
     match body.first() {
-        None | Some(b'#' | b'%') => return None,
-        _ if body.trim_ascii_end().iter().all(u8::is_ascii_digit) => return None,
-        _ => {}
+        None | Some(b'#' | b'%') => None,
+        _ => Some((line, body)),
+    }
+}
+
+/// Parses one line; `None` for a blank or comment line, or a line holding
+/// only a number (the game count some lists start with).
+#[must_use]
+pub fn parse_line(line: &[u8], ctx: LineContext) -> Option<GameRecord> {
+    let (line, body) = line_content(line)?;
+    if body.trim_ascii_end().iter().all(u8::is_ascii_digit) {
+        return None;
     }
     // At most one move per two bytes: no growth while pushing.
     let capacity = (line.len() / 2 + 1).min(1024);

@@ -22,7 +22,6 @@ use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedW
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
-use crate::formats::features::{Feature, Features};
 use crate::formats::format::{Format, FormatInfo, GameWriter, WriteError};
 use crate::ml::positions::Row;
 use crate::record::row::{self, Game, Value};
@@ -36,29 +35,13 @@ pub use read::{open, sniff, Reader, TOKEN_COLUMNS};
 /// The Parquet row of the format table: the game table written and read
 /// back; token tables read.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Parquet,
-    name: "parquet",
     aliases: &["pq"],
     extensions: &["parquet", "pq"],
-    summary: "the game table with typed columns, for DuckDB, Polars, pandas and Spark; \
-              token tables read",
-    sniff: read::sniff,
-    open: read::open,
-    text: None,
-    readable: true,
-    writable: true,
     carries_status: true,
     names_openings: true,
     // The CSV table's columns: what the CSV loses, Parquet loses.
-    loses: Features::of_list(&[
-        Feature::Evaluations,
-        Feature::Times,
-        Feature::AntiRules,
-        Feature::Comments,
-        Feature::Nags,
-        Feature::Variations,
-    ]),
-    checks: &[],
+    loses: crate::formats::csv::INFO.loses,
+    ..FormatInfo::new(Format::Parquet, "parquet", "the game table with typed columns, for DuckDB, Polars, pandas and Spark; token tables read", read::sniff, read::open)
 };
 
 /// Rows per row group: memory stays bounded by one group's columns (about

@@ -31,7 +31,7 @@ use parquet::schema::types::ColumnDescriptor;
 
 use crate::formats::chunk::{ChunkParser, Chunker, RawChunk};
 use crate::formats::csv;
-use crate::formats::format::{GameReader, ReadOptions};
+use crate::formats::format::{step, GameReader, ReadOptions};
 use crate::formats::parquet::rows::{self, Levels, TokenParser};
 use crate::ml::tokens;
 use crate::record::row::push_csv_field;
@@ -416,16 +416,10 @@ impl Iterator for Reader {
                     Err(err) => return Some(Err(err)),
                 }
             }
-            match self.next_group() {
-                Ok(Some(games)) => self.games = games.into_iter(),
-                Ok(None) => {
-                    self.done = true;
-                    return None;
-                }
-                Err(err) => {
-                    self.done = true;
-                    return Some(Err(err));
-                }
+            let group = self.next_group();
+            match step(&mut self.done, group)? {
+                Ok(games) => self.games = games.into_iter(),
+                Err(err) => return Some(Err(err)),
             }
         }
     }

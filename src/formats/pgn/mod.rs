@@ -125,20 +125,17 @@ pub use write::{write_game, write_record};
 
 /// The PGN row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Pgn,
-    name: "pgn",
-    aliases: &[],
     extensions: &["pgn"],
-    summary: "tag pairs and numbered move text, as Othello programs write PGN",
-    sniff,
-    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&write::Pgn),
-    readable: true,
-    writable: true,
-    carries_status: false,
-    names_openings: false,
     loses: Features::of_list(&[Feature::RawMargin, Feature::OtherBoard]),
     checks: write::CHECKS,
+    ..FormatInfo::new(
+        Format::Pgn,
+        "pgn",
+        "tag pairs and numbered move text, as Othello programs write PGN",
+        sniff,
+        |input, _| Box::new(Reader::new(input)),
+    )
 };
 
 /// Whether the first bytes look like PGN: a tag pair `[Name "…"]`, or

@@ -1,7 +1,7 @@
 //! Writing PGN: the tags, then the numbered move text.
 
 use crate::engine::game::{Move, Winner};
-use crate::formats::features::Check;
+use crate::formats::features::{respells_unreadable, Check};
 use crate::formats::format::TextFormat;
 use crate::formats::pgn::fen::write_fen;
 use crate::formats::pgn::lex::{classify, holds_note, looks_like_tag, Lexeme};
@@ -482,12 +482,7 @@ pub(super) const CHECKS: &[Check] = &[
     },
     Check {
         loss: "the spelling of unreadable moves",
-        applies: |g| {
-            g.record
-                .unreadable
-                .iter()
-                .any(|(_, text)| unreadable_word(text) != **text)
-        },
+        applies: |g| respells_unreadable(g, unreadable_word),
     },
 ];
 

@@ -92,7 +92,7 @@
 //! [`Annotation`]: crate::record::Annotation
 //! [`GameRecord::plies`]: crate::GameRecord::plies
 
-use crate::formats::features::{Check, Feature, Features};
+use crate::formats::features::{respells_unreadable, Check, Feature, Features};
 use crate::formats::format::{Format, FormatInfo, TextFormat};
 use crate::record::date::RecordDate;
 use crate::record::row::Game;
@@ -115,19 +115,8 @@ use write::{is_variation, sgf_ident, unreadable_value, STRUCTURAL};
 
 /// The SGF row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Sgf,
-    name: "sgf",
-    aliases: &[],
     extensions: &["sgf"],
-    summary:
-        "Smart Game Format with GM[2]: game trees, main line played, comments and variations kept",
-    sniff,
-    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&Sgf),
-    readable: true,
-    writable: true,
-    carries_status: false,
-    names_openings: false,
     loses: Features::of_list(&[
         Feature::Evaluations,
         Feature::Times,
@@ -174,12 +163,7 @@ pub const INFO: FormatInfo = FormatInfo {
         },
         Check {
             loss: "the spelling of unreadable moves",
-            applies: |g| {
-                g.record
-                    .unreadable
-                    .iter()
-                    .any(|(_, text)| unreadable_value(text) != **text)
-            },
+            applies: |g| respells_unreadable(g, unreadable_value),
         },
         Check {
             loss: "tag names that are not SGF property names",
@@ -210,6 +194,13 @@ pub const INFO: FormatInfo = FormatInfo {
             },
         },
     ],
+    ..FormatInfo::new(
+        Format::Sgf,
+        "sgf",
+        "Smart Game Format with GM[2]: game trees, main line played, comments and variations kept",
+        sniff,
+        |input, _| Box::new(Reader::new(input)),
+    )
 };
 
 /// Writes SGF.

@@ -175,13 +175,7 @@ fn collection_main_lines_tags_and_setups() {
 
     let g = &games[1];
     assert_eq!(g.start.side_to_move(), Color::White);
-    let black: Vec<String> = g
-        .start
-        .board()
-        .black()
-        .into_iter()
-        .map(|s| s.to_string())
-        .collect();
+    let black = black_squares(g);
     assert_eq!(black, ["e4", "d5", "e5", "f5"]);
     assert_eq!(g.start.board().white().count(), 1);
     assert_eq!(
@@ -300,13 +294,7 @@ fn game_type_and_size() {
 #[test]
 fn setup_with_rectangles_and_erasures() {
     let g = one("(;GM[2]AB[a1:b2]AW[h8]AE[b2]PL[W])");
-    let black: Vec<String> = g
-        .start
-        .board()
-        .black()
-        .into_iter()
-        .map(|s| s.to_string())
-        .collect();
+    let black = black_squares(&g);
     assert_eq!(black, ["a1", "b1", "a2"]);
     assert_eq!(g.start.board().white().count(), 1);
     assert_eq!(g.start.side_to_move(), Color::White);
@@ -578,4 +566,14 @@ fn sniff_tells_sgf_from_ggf() {
     assert!(!sniff(b"1 (;GM[Othello]"));
     assert!(!sniff(b"[Event \"x\"]"));
     assert!(!sniff(b"f5d6c3"));
+}
+
+/// The squares of Black's discs at the start of `game`, by name.
+fn black_squares(game: &GameRecord) -> Vec<String> {
+    game.start
+        .board()
+        .black()
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect()
 }

@@ -58,18 +58,9 @@ use write::{named_tags, writable_tag, writable_value, SheetFormat};
 
 /// The score sheet row of the format table.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Sheet,
-    name: "sheet",
     aliases: &["score-sheet"],
     extensions: &["sheet"],
-    summary: "2-D score sheets: move numbers in an 8x8 grid, as players write",
-    sniff,
-    open: |input, _| Box::new(Reader::new(input)),
     text: Some(&SheetFormat),
-    readable: true,
-    writable: true,
-    carries_status: false,
-    names_openings: false,
     loses: Features::of_list(&[
         Feature::Evaluations,
         Feature::Times,
@@ -107,4 +98,11 @@ pub const INFO: FormatInfo = FormatInfo {
             },
         },
     ],
+    ..FormatInfo::new(
+        Format::Sheet,
+        "sheet",
+        "2-D score sheets: move numbers in an 8x8 grid, as players write",
+        sniff,
+        |input, _| Box::new(Reader::new(input)),
+    )
 };

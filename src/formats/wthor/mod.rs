@@ -51,18 +51,8 @@ pub use write::{
 /// The WTHOR row of the format table. Non-standard starts, anti games and
 /// invalid games are refused ([`crate::formats::Refusal`]), not lost.
 pub const INFO: FormatInfo = FormatInfo {
-    format: Format::Wthor,
-    name: "wthor",
     aliases: &["wtb", "thor"],
     extensions: &["wtb"],
-    summary: "the French federation's binary database, with .JOU/.TRN name files",
-    sniff,
-    open: |input, _| Box::new(Reader::new(input, None)),
-    text: None,
-    readable: true,
-    writable: true,
-    carries_status: false,
-    names_openings: false,
     loses: Features::of_list(&[
         Feature::Evaluations,
         Feature::Times,
@@ -83,5 +73,11 @@ pub const INFO: FormatInfo = FormatInfo {
         Feature::Variations,
         Feature::OtherBoard,
     ]),
-    checks: &[],
+    ..FormatInfo::new(
+        Format::Wthor,
+        "wthor",
+        "the French federation's binary database, with .JOU/.TRN name files",
+        sniff,
+        |input, _| Box::new(Reader::new(input, None)),
+    )
 };

@@ -63,17 +63,6 @@ fn play(replay: &mut Replay, tok: &Tok) -> bool {
     }
 }
 
-/// Squares where whoever moves next may play (after a forced pass).
-pub(super) fn next_moves(position: &Position) -> u64 {
-    if position.has_moves() {
-        position.legal_moves().0
-    } else {
-        let mut passed = *position;
-        passed.pass();
-        passed.legal_moves().0
-    }
-}
-
 /// The squares of a bitboard, a1 first.
 pub(super) fn squares(mut bits: u64) -> impl Iterator<Item = Square> {
     std::iter::from_fn(move || {
@@ -202,7 +191,7 @@ impl Search<'_> {
                     try_edit(at, &head, at + 2, Kind::Transpose, 2, &mut found);
                 }
             }
-            let legal = next_moves(state.position());
+            let legal = state.position().next_moves().0;
             for square in squares(legal) {
                 // Another square in its place.
                 if let Some(tok) = here {

@@ -3,7 +3,7 @@
 
 use crate::engine::game::{Move, Status};
 use crate::record::repair::edits::osa_distance;
-use crate::record::repair::search::{next_moves, squares};
+use crate::record::repair::search::squares;
 use crate::record::repair::{
     is_unique, repair, suggest, suggest_with, Edit, Mark, Options, Rank, Suggestion, Typo, Verdict,
 };
@@ -26,7 +26,7 @@ fn f5_game(rng: &mut Rng) -> Vec<Square> {
     let mut pos = Position::start();
     let mut moves = Vec::with_capacity(60);
     loop {
-        let mut legal = next_moves(&pos);
+        let mut legal = pos.next_moves().0;
         if legal == 0 {
             break;
         }
@@ -534,7 +534,7 @@ fn colour_swapped_start_repairs_a_record_from_another_position() {
     let mut pos = swapped;
     let mut moves = Vec::new();
     for _ in 0..12 {
-        let legal: Vec<Square> = squares(next_moves(&pos)).collect();
+        let legal: Vec<Square> = squares(pos.next_moves().0).collect();
         if legal.is_empty() {
             break;
         }

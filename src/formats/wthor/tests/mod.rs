@@ -23,7 +23,8 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn header_bytes(games: u32, year: u16, board_size: u8, kind: u8) -> Vec<u8> {
+/// A header made on 16 February 2026, of depth 24.
+fn header(games: u32, year: u16, board_size: u8, kind: u8) -> Header {
     Header {
         created: (20, 26, 2, 16),
         games,
@@ -33,8 +34,15 @@ fn header_bytes(games: u32, year: u16, board_size: u8, kind: u8) -> Vec<u8> {
         kind,
         depth: 24,
     }
-    .to_bytes()
-    .to_vec()
+}
+
+fn header_bytes(games: u32, year: u16, board_size: u8, kind: u8) -> Vec<u8> {
+    header(games, year, board_size, kind).to_bytes().to_vec()
+}
+
+/// The header at the start of `file`.
+fn header_of(file: &[u8]) -> Header {
+    Header::from_bytes(file[..16].try_into().unwrap())
 }
 
 /// A record with these ids, scores and moves (`f5d6…`).

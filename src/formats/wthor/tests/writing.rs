@@ -9,7 +9,7 @@ use crate::engine::game::{Move, Winner};
 use crate::formats::format::WriteError;
 use crate::formats::wthor::header::binary_error;
 use crate::formats::wthor::read::*;
-use crate::formats::wthor::tests::{options, read_all, write_games};
+use crate::formats::wthor::tests::{header, header_of, options, read_all, write_games};
 use crate::formats::wthor::write::*;
 use crate::formats::wthor::*;
 use crate::record::{RecordedMove, RecordedResult, ResultValue, Rules, Token};
@@ -165,18 +165,12 @@ fn ids_are_given_in_first_seen_order_with_zero_for_unknown() {
     assert_eq!(ids(0), [1, 1, 2]);
     assert_eq!(ids(1), [1, 2, 0]);
     assert_eq!(ids(2), [0, 3, 3], "names equal once truncated share an id");
-    let head: [u8; 16] = bytes[..16].try_into().unwrap();
-    let h = Header::from_bytes(&head);
     assert_eq!(
-        h,
+        header_of(&bytes),
         Header {
             created: (20, 26, 3, 1),
-            games: 3,
-            names: 0,
-            year: 2003,
-            board_size: 8,
-            kind: 0,
             depth: 1,
+            ..header(3, 2003, 8, 0)
         }
     );
 }
