@@ -41,6 +41,7 @@ pub mod jobs;
 pub mod ml;
 pub mod record;
 pub mod render;
+pub mod search;
 pub mod solve;
 #[cfg(test)]
 mod testkit;

@@ -4,6 +4,8 @@ mod bad_input;
 mod cli_analyze;
 mod cli_convert;
 mod cli_database;
+mod cli_engine;
+mod cli_eval;
 mod cli_formats;
 mod cli_inputs;
 mod cli_ml;

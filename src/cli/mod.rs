@@ -10,11 +10,14 @@ mod analyze;
 mod archive;
 mod convert;
 mod diagnostic;
+mod eval;
 mod explore;
 mod formats;
 mod io;
+mod nboard;
 mod openings;
 mod output;
+mod position_list;
 mod positions;
 mod progress;
 mod repair;
@@ -57,6 +60,8 @@ enum Command {
     Positions(positions::Args),
     Split(split::Args),
     Solve(solve::Args),
+    Eval(eval::Args),
+    Engine(nboard::Args),
     Analyze(analyze::Args),
     TrainEval(train::Args),
     Serve(serve::Args),
@@ -158,6 +163,8 @@ pub fn main() -> ExitCode {
         Command::Positions(args) => positions::run(args),
         Command::Split(args) => split::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Engine(args) => nboard::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::TrainEval(args) => train::run(args),
         Command::Serve(args) => serve::run(args),

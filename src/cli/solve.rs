@@ -1,15 +1,16 @@
 //! `kifu solve`: the exact value of positions, their best moves and a
 //! best line, or every move's value.
 
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use kifu::formats::obf;
 use kifu::solve::{BestMoves, MoveValue, Solution};
-use kifu::{Color, Move, Position, PositionQuery};
+use kifu::{Color, Move, Position};
 use serde::Serialize;
 
+use super::position_list::{count, gather};
 use super::progress::Steps;
 use super::solver::SolverArgs;
 use super::Outcome;
@@ -71,91 +72,6 @@ enum SolveFormat {
 /// The CSV header (SPEC section 9); `--all-moves` adds `moves`.
 const HEADER: &str = "source,position,empties,side,value,best_moves,line,nodes,seconds";
 
-/// A position to solve and where it came from.
-struct Item {
-    /// `FILE:LINE`, or `None` for a command-line argument.
-    source: Option<String>,
-    /// How the table names it.
-    label: String,
-    position: Position,
-}
-
-/// Reads a position as a line of a file or an argument gives it: a board
-/// and side to move (OBF's scored moves after a `;` ignored), or moves
-/// from the start.
-fn parse_position(text: &str) -> Result<Position, String> {
-    let text = text.split('%').next().unwrap_or_default().trim();
-    if text.is_empty() {
-        return Err("no position".to_owned());
-    }
-    let board_like = text.starts_with(['X', 'x', '*', 'O', 'o', '-', '.']);
-    let text = if board_like {
-        text.split(';').next().unwrap_or_default()
-    } else {
-        text
-    };
-    PositionQuery::parse(text)
-        .map(|q| *q.target())
-        .map_err(|e| e.to_string())
-}
-
-/// The positions of every input, in order. An argument that cannot be
-/// read is an error (exit 2); a line of a file is reported and skipped.
-fn gather(args: &Args, bad_lines: &mut u64) -> Result<Vec<Item>> {
-    let mut items = Vec::new();
-    for (n, input) in args.inputs.iter().enumerate() {
-        let is_file = input == "-" || std::path::Path::new(input).is_file();
-        if !is_file {
-            let position = parse_position(input)
-                .map_err(|e| anyhow::anyhow!("position {} ({input:?}): {e}", n + 1))?;
-            check_empties(&position, args.max_empties)
-                .map_err(|e| anyhow::anyhow!("position {} ({input:?}): {e}", n + 1))?;
-            let label = if input.len() > 24 {
-                format!("#{}", n + 1)
-            } else {
-                input.clone()
-            };
-            items.push(Item {
-                source: None,
-                label,
-                position,
-            });
-            continue;
-        }
-        let reader: Box<dyn BufRead> = if input == "-" {
-            Box::new(io::BufReader::new(io::stdin()))
-        } else {
-            let file =
-                std::fs::File::open(input).with_context(|| format!("cannot read {input}"))?;
-            Box::new(io::BufReader::new(file))
-        };
-        let name = std::path::Path::new(input)
-            .file_name()
-            .map_or_else(|| input.clone(), |f| f.to_string_lossy().into_owned());
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.with_context(|| format!("cannot read {input}"))?;
-            let body = line.trim();
-            if body.is_empty() || body.starts_with(['%', '#']) {
-                continue;
-            }
-            let at = format!("{input}:{}", i + 1);
-            match parse_position(body).and_then(|p| check_empties(&p, args.max_empties).map(|()| p))
-            {
-                Ok(position) => items.push(Item {
-                    source: Some(at),
-                    label: format!("{name}:{}", i + 1),
-                    position,
-                }),
-                Err(e) => {
-                    eprintln!("kifu: {at}: {e}; skipped");
-                    *bad_lines += 1;
-                }
-            }
-        }
-    }
-    Ok(items)
-}
-
 /// Refuses a position too deep for `--max-empties` before any search.
 fn check_empties(position: &Position, max: u32) -> Result<(), String> {
     let empties = position.board().empty().count();
@@ -207,19 +123,10 @@ fn scored(moves: &[MoveValue]) -> String {
     words.join(" ")
 }
 
-/// `1.2M`, `35k`, `812`.
-pub fn count(n: u64) -> String {
-    match n {
-        0..=9_999 => n.to_string(),
-        10_000..=9_999_999 => format!("{}k", n / 1000),
-        _ if n < 10_000_000_000 => format!("{:.1}M", n as f64 / 1e6),
-        _ => format!("{:.1}G", n as f64 / 1e9),
-    }
-}
-
 pub fn run(args: Args) -> Result<Outcome> {
     let mut bad_lines = 0;
-    let items = gather(&args, &mut bad_lines)?;
+    let max = args.max_empties;
+    let items = gather(&args.inputs, |p| check_empties(p, max), &mut bad_lines)?;
     let engine = args.engine.start()?;
     let solver = &engine.solver;
     let out = io::stdout().lock();

@@ -1,0 +1,248 @@
+//! The depth-limited search below the root: principal-variation search
+//! (negamax alpha-beta, the first move with the caller's window, the
+//! others with a null window and searched again when they beat it).
+//!
+//! Values are in 1/64 disc ([`SCALE`]) from the side to move's view.
+//! The *depth-`d` value* of a position, which every search here returns
+//! or bounds, is defined as:
+//! - a finished game (neither side can move): its final disc difference,
+//!   empty squares to the winner, times [`SCALE`] — at any depth;
+//! - depth 0: the evaluation;
+//! - a side that must pass: minus the depth-`d` value of the same board
+//!   with the other side to move (a pass costs no depth);
+//! - else the best over the moves of minus the child's depth-`d − 1` value.
+//!
+//! Invariant of [`Tree::search`] (fail-soft): given `alpha < beta`, it
+//! returns `v` with the value at most `v` when `v <= alpha`, at least `v`
+//! when `v >= beta`, and exactly `v` between. The transposition table
+//! keeps bounds of one depth and cuts off only with bounds of the depth
+//! asked, so the value does not depend on what the table held.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::order::MoveList;
+use super::table::Table;
+use crate::engine::board::moves;
+use crate::eval::{Weights, SCALE};
+
+/// Beyond every value (windows start at `-INF, INF`).
+pub(super) const INF: i32 = 1 << 24;
+
+/// From this depth on, a node keys its moves by their evaluation rather
+/// than by mobility alone.
+const EVAL_ORDER: u32 = 3;
+
+/// From this depth on, moves are keyed by a search of the position after
+/// them, [`probe_depth`] deep.
+const SEARCH_ORDER: u32 = 6;
+
+/// How deep the ordering search looks at a node of `depth`.
+#[inline(always)]
+fn probe_depth(depth: u32) -> u32 {
+    if depth >= 10 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The final score of a finished game in 1/64 disc: discs of the side to
+/// move minus the other's, the empty squares to the winner.
+#[inline(always)]
+pub(super) fn final_score(player: u64, opponent: u64) -> i32 {
+    let p = player.count_ones() as i32;
+    let o = opponent.count_ones() as i32;
+    let empty = 64 - p - o;
+    let diff = match p.cmp(&o) {
+        std::cmp::Ordering::Greater => p - o + empty,
+        std::cmp::Ordering::Less => p - o - empty,
+        std::cmp::Ordering::Equal => 0,
+    };
+    diff * SCALE
+}
+
+/// The evaluation of a position that is not finished, from the side to
+/// move's view (the disc difference without weights).
+#[inline(always)]
+pub(super) fn evaluate(weights: Option<&Weights>, player: u64, opponent: u64) -> i32 {
+    match weights {
+        Some(w) => w.evaluate(player, opponent),
+        None => (player.count_ones() as i32 - opponent.count_ones() as i32) * SCALE,
+    }
+}
+
+/// One thread's search: what it shares and what it counts.
+pub(super) struct Tree<'a> {
+    /// The transposition table.
+    pub table: &'a Table,
+    /// The evaluation.
+    pub weights: Option<&'a Weights>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Set by another thread (a deadline, an interrupt) to stop.
+    pub halt: &'a AtomicBool,
+    /// Whether this search saw the halt flag: its result means nothing.
+    pub stopped: bool,
+}
+
+impl Tree<'_> {
+    /// The depth-0 value: the final score of a finished game, else the
+    /// evaluation.
+    #[inline(always)]
+    pub fn leaf(&mut self, player: u64, opponent: u64) -> i32 {
+        self.nodes += 1;
+        if moves(player, opponent) == 0 && moves(opponent, player) == 0 {
+            return final_score(player, opponent);
+        }
+        evaluate(self.weights, player, opponent)
+    }
+
+    /// Whether to give up: checked every few thousand nodes.
+    #[inline(always)]
+    fn check_halt(&mut self) -> bool {
+        if self.nodes & 0x3ff == 0 && self.halt.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The depth-`depth` value within `alpha, beta` (see the module's
+    /// invariant).
+    pub fn search(&mut self, player: u64, opponent: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.leaf(player, opponent);
+        }
+        self.nodes += 1;
+        if self.check_halt() {
+            return 0;
+        }
+        let legal = moves(player, opponent);
+        if legal == 0 {
+            if moves(opponent, player) == 0 {
+                return final_score(player, opponent);
+            }
+            return -self.search(opponent, player, depth, -beta, -alpha);
+        }
+        if depth == 1 {
+            return self.depth_1(player, opponent, legal, beta);
+        }
+        self.node(player, opponent, legal, depth, alpha, beta)
+    }
+
+    /// One move from the leaves: the best of the children's depth-0
+    /// values, stopping at a cut-off.
+    #[inline(always)]
+    fn depth_1(&mut self, player: u64, opponent: u64, mut legal: u64, beta: i32) -> i32 {
+        let mut best = -INF;
+        while legal != 0 {
+            let x = legal.trailing_zeros() as usize;
+            legal &= legal - 1;
+            let f = crate::engine::board::flips_at(player, opponent, x);
+            let v = -self.leaf(opponent ^ f, player | f | (1 << x));
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// A node of depth 2 or more with legal moves: the table, the sorted
+    /// moves, the principal-variation loop.
+    fn node(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        legal: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut hint = None;
+        if let Some(e) = self.table.probe(player, opponent) {
+            hint = e.best;
+            if u32::from(e.depth) == depth.min(255) {
+                if e.lower >= beta || e.lower == e.upper {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+            }
+        }
+        let mut list = MoveList::new(player, opponent, legal);
+        self.order(&mut list, player, opponent, depth, hint);
+        let first_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            list.bring_best(i);
+            let m = list.as_slice()[i];
+            let (p, o) = m.next(player, opponent);
+            let v = if i == 0 {
+                -self.search(p, o, depth - 1, -beta, -alpha)
+            } else {
+                let v = -self.search(p, o, depth - 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && beta - alpha > 1 {
+                    -self.search(p, o, depth - 1, -beta, -alpha)
+                } else {
+                    v
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m.square);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.table
+            .store(player, opponent, depth, first_alpha, beta, best, best_move);
+        best
+    }
+
+    /// Gives each move its ordering key (see [`super::order`]).
+    fn order(
+        &mut self,
+        list: &mut MoveList,
+        player: u64,
+        opponent: u64,
+        depth: u32,
+        hint: Option<u8>,
+    ) {
+        if list.len() < 2 {
+            return;
+        }
+        if depth < EVAL_ORDER {
+            list.key_by_mobility(player, opponent, hint);
+        } else if depth < SEARCH_ORDER {
+            let weights = self.weights;
+            let mut n = 0;
+            list.key_by_value(player, opponent, hint, |p, o| {
+                n += 1;
+                evaluate(weights, p, o)
+            });
+            self.nodes += n;
+        } else {
+            let d = probe_depth(depth);
+            list.key_by_value(player, opponent, hint, |p, o| {
+                // A table entry of this depth is better than a new probe.
+                if let Some(e) = self.table.probe(p, o) {
+                    if u32::from(e.depth) == depth - 1 && e.lower == e.upper {
+                        return e.lower;
+                    }
+                }
+                self.search(p, o, d, -INF, INF)
+            });
+        }
+    }
+}

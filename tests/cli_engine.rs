@@ -1,0 +1,189 @@
+//! `kifu engine` through the binary: a scripted NBoard session, bad lines
+//! included, a forced pass, an exact endgame hint and a timed move.
+
+use crate::support::kifu;
+
+/// The standard start as NBoard's GGF sets it, with `moves` (`B[F5]W[D6]…`).
+fn game(moves: &str, clock: &str) -> String {
+    format!(
+        "set game (;GM[Othello]PC[NBoard]DT[2014-01-01 00:00:00 GMT]PB[me]PW[kifu]RE[?]{clock}TY[8]\
+         BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]{moves};)"
+    )
+}
+
+/// Runs a session, its lines joined, and returns the engine's lines.
+fn session(lines: &[String]) -> Vec<String> {
+    let mut input = lines.join("\n");
+    input.push('\n');
+    let out = kifu()
+        .args(["engine", "--hash", "8"])
+        .write_stdin(input)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The legal moves after `moves` from the start, in lowercase.
+fn legal_after(moves: &str) -> Vec<String> {
+    let position = if moves.is_empty() {
+        kifu::Position::start()
+    } else {
+        *kifu::PositionQuery::parse(moves)
+            .expect("legal moves")
+            .target()
+    };
+    position
+        .legal_moves()
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// `=== F5/1.50/0.02` → the move, in lowercase.
+fn played(line: &str) -> String {
+    let rest = line.strip_prefix("=== ").expect("a move line");
+    let mv = rest.split('/').next().unwrap();
+    mv.to_lowercase()
+}
+
+#[test]
+fn a_scripted_session_is_answered_line_by_line() {
+    let lines: Vec<String> = [
+        "nboard 2",
+        "set depth 4",
+        &game("B[F5//0.5]W[D6]", ""),
+        "ping 1",
+        "go",
+        "this is not a command",
+        "move z9",
+        "move C3/0.50/1.2",
+        "hint 3",
+        "set depth many",
+        "ping 2",
+        "learn",
+        "move h8",
+        "quit",
+        "ping 3",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    let out = session(&lines);
+    let mut it = out.iter();
+    assert_eq!(it.next().unwrap(), "set myname kifu");
+    assert_eq!(it.next().unwrap(), "pong 1");
+    // Black to move after f5 d6: its legal moves.
+    let go = it.next().unwrap();
+    assert!(legal_after("f5d6").contains(&played(go)), "{go}");
+    let eval: f64 = go.split('/').nth(1).unwrap().parse().unwrap();
+    assert!(eval.abs() <= 64.0);
+    assert!(it
+        .next()
+        .unwrap()
+        .starts_with("error unknown command \"this\""));
+    assert!(it.next().unwrap().starts_with("error move: \"z9\""));
+    assert_eq!(it.next().unwrap(), "status kifu is thinking");
+    // White to move after f5 d6 c3: its three best replies, best first.
+    let mut evals = Vec::new();
+    for _ in 0..3 {
+        let hint = it.next().unwrap();
+        let words: Vec<&str> = hint.split(' ').collect();
+        assert_eq!(words.len(), 5, "{hint}");
+        assert_eq!((words[0], words[3], words[4]), ("search", "0", "3"));
+        assert_eq!(words[1].len(), 2);
+        evals.push(words[2].parse::<f64>().unwrap());
+    }
+    assert!(evals.windows(2).all(|w| w[0] >= w[1]));
+    assert_eq!(it.next().unwrap(), "status");
+    assert!(it
+        .next()
+        .unwrap()
+        .starts_with("error set depth needs 1 to 60"));
+    assert_eq!(it.next().unwrap(), "pong 2");
+    assert_eq!(it.next().unwrap(), "learned");
+    assert!(it.next().unwrap().starts_with("error move h8:"));
+    // Nothing after quit.
+    assert_eq!(it.next(), None);
+}
+
+#[test]
+fn a_forced_pass_a_finished_game_and_an_exact_hint() {
+    // The first 48 moves of the first game of WTH_1977, then to the end.
+    let moves = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7";
+    let record: String = moves
+        .as_bytes()
+        .chunks(2)
+        .enumerate()
+        .map(|(i, m)| {
+            let tag = if i % 2 == 0 { "B" } else { "W" };
+            format!("{tag}[{}]", std::str::from_utf8(m).unwrap())
+        })
+        .collect();
+    let lines = vec![
+        "nboard 2".to_owned(),
+        "set depth 6".to_owned(),
+        game(&record, ""),
+        "hint 1".to_owned(),
+        "go".to_owned(),
+        // A wipe-out board: the game is over.
+        "set game (;GM[Othello]TY[8]BO[8 ******** ******** ******** ******** ******** ******** ******** -------- O];)".to_owned(),
+        "go".to_owned(),
+        // Black to move has none; White has (b1 flips c1).
+        "set game (;GM[Othello]TY[8]BO[8 --*OOOOO OOOOOOOO OOOOOOOO OOOOOOOO OOOOOOOO OOOOOOOO OOOOOOOO OOOOOOOO *];)".to_owned(),
+        "go".to_owned(),
+        "set game (;GM[Othello]BO[8 garbage];)".to_owned(),
+        "ping 9".to_owned(),
+    ];
+    let out = session(&lines);
+    let mut it = out.iter();
+    assert_eq!(it.next().unwrap(), "set myname kifu");
+    assert_eq!(it.next().unwrap(), "status kifu is thinking");
+    // 12 empties at depth 6: an estimate.
+    let hint = it.next().unwrap();
+    assert!(hint.starts_with("search "), "{hint}");
+    assert_eq!(it.next().unwrap(), "status");
+    let go = it.next().unwrap();
+    assert!(go.starts_with("=== "), "{go}");
+    assert_eq!(it.next().unwrap(), "error go: the game is over");
+    assert_eq!(it.next().unwrap(), "=== PA");
+    assert!(it.next().unwrap().starts_with("error set game:"));
+    assert_eq!(it.next().unwrap(), "pong 9");
+    assert_eq!(it.next(), None);
+}
+
+#[test]
+fn the_end_is_solved_and_a_clock_bounds_the_time() {
+    // 12 empties at depth 8: exact from 12 empties (8 + 8 / 2).
+    let moves = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7";
+    let record: String = moves
+        .as_bytes()
+        .chunks(2)
+        .enumerate()
+        .map(|(i, m)| {
+            let tag = if i % 2 == 0 { "B" } else { "W" };
+            format!("{tag}[{}]", std::str::from_utf8(m).unwrap())
+        })
+        .collect();
+    let out = session(&[
+        "set depth 8".to_owned(),
+        game(&record, ""),
+        "hint 1".to_owned(),
+        // A minute each: the first moves take a share of it.
+        game("", "TI[1:00]"),
+        "go".to_owned(),
+    ]);
+    let hint = &out[2];
+    assert!(hint.ends_with(" 100%"), "{hint}");
+    let go = &out[4];
+    assert!(legal_after("").contains(&played(go)), "{go}");
+    let seconds: f64 = go.rsplit('/').next().unwrap().parse().unwrap();
+    assert!(seconds < 10.0, "{go}");
+}
