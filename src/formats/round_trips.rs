@@ -95,6 +95,25 @@ fn read_back(format: Format, bytes: &[u8]) -> Vec<GameRecord> {
         .unwrap_or_else(|e| panic!("{format}: {e}\n{}", String::from_utf8_lossy(bytes)))
 }
 
+/// `records` written one after another by `write`, and read back in
+/// `format`: one game each, numbered in order.
+pub(super) fn in_one_stream(
+    format: Format,
+    records: &[GameRecord],
+    write: fn(&GameRecord, &mut String),
+) -> Vec<GameRecord> {
+    let mut text = String::new();
+    for r in records {
+        write(r, &mut text);
+    }
+    let games = read_back(format, text.as_bytes());
+    assert_eq!(games.len(), records.len());
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.origin.index, i as u64 + 1);
+    }
+    games
+}
+
 #[test]
 fn every_text_format_gives_back_what_it_does_not_name_as_lost() {
     let mut rng = Rng::new(0x0011_7715);

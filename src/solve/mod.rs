@@ -255,7 +255,7 @@ impl Solver {
         let (p, o) = position.relative();
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(alpha + 1, 65));
         let (v, nodes) =
-            with_kernel!(self, k => self.run(|s| root::window(k, s, p, o, alpha, beta)))?;
+            with_kernel!(self, k => self.run(|s| search::pvs(k, s, p, o, alpha, beta)))?;
         let bound = if v <= alpha {
             Bound::AtMost(v)
         } else if v >= beta {

@@ -21,18 +21,6 @@ pub(super) fn children(player: u64, opponent: u64) -> Vec<(u8, u64, u64)> {
     out
 }
 
-/// The value of a position within `alpha, beta` (see [`pvs`]).
-pub(super) fn window<K: Kernel>(
-    k: K,
-    s: &mut Search<'_>,
-    player: u64,
-    opponent: u64,
-    alpha: i32,
-    beta: i32,
-) -> i32 {
-    pvs(k, s, player, opponent, alpha, beta)
-}
-
 /// A guess of the value: the evaluation's, searched a few moves deep,
 /// or 0 without one (only the time to the exact value depends on it).
 pub(super) fn estimate<K: Kernel>(k: K, s: &Search<'_>, player: u64, opponent: u64) -> i32 {

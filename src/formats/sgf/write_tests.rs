@@ -2,6 +2,7 @@
 //! round trips of the fixtures, of mutated inputs and of random games.
 
 use crate::engine::game::{Move, Winner};
+use crate::formats::round_trips::in_one_stream;
 use crate::formats::sgf::read::parse_result;
 use crate::formats::sgf::tests::{
     bare, colors, comment, one, read, tokens, variation, written, BROKEN, CASSIO, COLLECTION, EDAX,
@@ -453,14 +454,8 @@ fn random_games_round_trip() {
 fn random_games_in_one_stream() {
     let mut rng = Rng(0x5EED_0002);
     let records: Vec<GameRecord> = (0..40).map(|_| random_record(&mut rng)).collect();
-    let mut text = String::new();
-    for r in &records {
-        write_record(r, &mut text);
-    }
-    let games = read(&text);
-    assert_eq!(games.len(), records.len());
-    for (i, (g, r)) in games.iter().zip(&records).enumerate() {
-        assert_eq!(g.origin.index, i as u64 + 1);
+    let games = in_one_stream(Format::Sgf, &records, write_record);
+    for (g, r) in games.iter().zip(&records) {
         assert_eq!(g.move_string(), r.move_string());
         for (k, span) in g.spans.each().iter().enumerate() {
             if let Token::Move(Move::Play(sq)) = g.moves[k].token {
