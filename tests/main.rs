@@ -17,6 +17,7 @@ mod cli_safety;
 mod cli_serve;
 mod cli_show;
 mod cli_solve;
+mod cli_train;
 mod cli_validate;
 mod cli_wthor;
 mod corpus;

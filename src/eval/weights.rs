@@ -1,0 +1,141 @@
+//! The weights: a table of `i16` by phase and pattern index, the
+//! evaluation that sums them, the file form and the file this crate
+//! embeds.
+
+use std::sync::LazyLock;
+
+use super::patterns::{for_each_index, phase, PHASES, PHASE_WEIGHTS};
+
+/// The value a weight is counted in: 1/64 of a disc.
+pub const SCALE: i32 = 64;
+
+/// The file's first bytes (the layout's version: 2 is 12 base patterns
+/// and 30 phases of two empties).
+const MAGIC: &[u8; 8] = b"KIFUEVL2";
+
+/// The weights compiled into the crate (zstd-compressed), made by
+/// `kifu train-eval` as `manifest.json` beside it records.
+pub(crate) static EMBEDDED: &[u8] = include_bytes!("eval.zst");
+
+static BUILTIN: LazyLock<Option<Weights>> = LazyLock::new(|| {
+    let raw = zstd::decode_all(EMBEDDED).ok()?;
+    Weights::from_bytes(&raw)
+});
+
+/// Pattern weights by phase, in 1/64 disc: the evaluation's data.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Weights {
+    /// `PHASES * PHASE_WEIGHTS` weights, phase after phase.
+    table: Box<[i16]>,
+}
+
+impl std::fmt::Debug for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Weights")
+            .field("phases", &PHASES)
+            .field("weights", &self.table.len())
+            .finish()
+    }
+}
+
+impl Weights {
+    /// The weights this crate ships, if they read (the solver works
+    /// without them).
+    pub fn builtin() -> Option<&'static Weights> {
+        BUILTIN.as_ref()
+    }
+
+    /// Weights from a table of `PHASES * PHASE_WEIGHTS` values.
+    pub(crate) fn from_table(table: Box<[i16]>) -> Weights {
+        assert_eq!(table.len(), PHASES * PHASE_WEIGHTS);
+        Weights { table }
+    }
+
+    /// The position's value as the weights guess it, in 1/64 disc
+    /// ([`SCALE`]), from the side to move's view: `player`'s discs against
+    /// `opponent`'s. An estimate, never an exact value.
+    #[inline(always)]
+    pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
+        let empties = (!(player | opponent)).count_ones();
+        let start = phase(empties) * PHASE_WEIGHTS;
+        let table = &self.table[start..start + PHASE_WEIGHTS];
+        let mut sum = 0i32;
+        for_each_index(player, opponent, |i| sum += i32::from(table[i]));
+        sum
+    }
+
+    /// The file form: the magic, the phase count and the weights per phase
+    /// (little-endian `u32`s), then every weight as a little-endian `i16`,
+    /// phase after phase.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(PHASES as u32).to_le_bytes());
+        out.extend_from_slice(&(PHASE_WEIGHTS as u32).to_le_bytes());
+        out.reserve(self.table.len() * 2);
+        for w in self.table.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// Reads [`Weights::to_bytes`]'s form; `None` if it is not the layout
+    /// this code evaluates.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Weights> {
+        let rest = bytes.strip_prefix(MAGIC)?;
+        let word = |at: usize| -> Option<usize> {
+            Some(u32::from_le_bytes(rest.get(at..at + 4)?.try_into().ok()?) as usize)
+        };
+        let (count, size) = (word(0)?, word(4)?);
+        if count != PHASES || size != PHASE_WEIGHTS {
+            return None;
+        }
+        let data = rest.get(8..)?;
+        if data.len() != count * size * 2 {
+            return None;
+        }
+        let table = data
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        Some(Weights { table })
+    }
+
+    /// The zstd-compressed file form, as the crate embeds it.
+    ///
+    /// # Errors
+    ///
+    /// Whatever zstd reports.
+    pub fn to_compressed(&self) -> std::io::Result<Vec<u8>> {
+        zstd::encode_all(&self.to_bytes()[..], 19)
+    }
+
+    /// Reads [`Weights::to_compressed`]'s form.
+    pub fn from_compressed(bytes: &[u8]) -> Option<Weights> {
+        Weights::from_bytes(&zstd::decode_all(bytes).ok()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bytes_read_back() {
+        let w = Weights::from_table(
+            (0..PHASES * PHASE_WEIGHTS)
+                .map(|i| (i % 7) as i16 - 3)
+                .collect(),
+        );
+        let bytes = w.to_bytes();
+        assert_eq!(Weights::from_bytes(&bytes).as_ref(), Some(&w));
+        assert!(Weights::from_bytes(&bytes[1..]).is_none());
+        assert!(Weights::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+        let packed = w.to_compressed().unwrap();
+        assert_eq!(Weights::from_compressed(&packed).as_ref(), Some(&w));
+    }
+
+    #[test]
+    fn the_builtin_weights_read() {
+        assert!(Weights::builtin().is_some());
+    }
+}
