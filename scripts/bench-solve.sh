@@ -50,7 +50,7 @@ for set in "${sets[@]}"; do
   case "$set" in
     games)
       file="$corpus/wthor/WTH_1984.wtb"
-      timed "kifu analyze WTH_1984 --empties 20" "$kifu" analyze "$file" --empties 20 --format csv -q
+      timed "kifu analyze WTH_1984 --empties 20" "$kifu" analyze "$file" --depth 0 --empties 20 --format csv -q
       n=$(($(wc -l <"$tmp/out") - 1))
       echo "  $n games: $(echo "scale=2; $n / $wall" | bc) games/s"
       ;;

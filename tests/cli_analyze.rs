@@ -61,14 +61,23 @@ fn every_complete_game_keeps_the_loss_identity() {
     let files = sample(&dir);
     let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let (header, rows) = csv_rows(&run(
-        &["analyze", "--empties", "14", "--format", "csv"],
+        &[
+            "analyze",
+            "--depth",
+            "0",
+            "--empties",
+            "14",
+            "--format",
+            "csv",
+        ],
         &files,
     ));
     assert_eq!(
         header.join(","),
         "source,game,black_player,white_player,status,empties,theoretical_black_score,\
          black_score,solved_black_score,black_loss,white_loss,black_mistakes,white_mistakes,\
-         first_mistake_move"
+         first_mistake_move,midgame_depth,black_midgame_loss,white_midgame_loss,\
+         black_midgame_mistakes,white_midgame_mistakes,first_midgame_mistake_move"
     );
     let mut complete = 0;
     for row in &rows {
@@ -96,16 +105,33 @@ fn moves_rows_add_up_to_the_game_rows() {
     let Some(dir) = corpus() else { return };
     let file = dir.join("wthor/WTH_1977.wtb");
     let (_, games) = csv_rows(&run(
-        &["analyze", "--empties", "12", "--format", "csv"],
+        &[
+            "analyze",
+            "--depth",
+            "0",
+            "--empties",
+            "12",
+            "--format",
+            "csv",
+        ],
         &[&file],
     ));
     let (header, moves) = csv_rows(&run(
-        &["analyze", "--empties", "12", "--format", "csv", "--moves"],
+        &[
+            "analyze",
+            "--depth",
+            "0",
+            "--empties",
+            "12",
+            "--format",
+            "csv",
+            "--moves",
+        ],
         &[&file],
     ));
     assert_eq!(
         header.join(","),
-        "source,game,move,color,square,empties,best_value,best_moves,value,loss"
+        "source,game,move,color,square,empties,best_value,best_moves,value,loss,exact,depth"
     );
     for game in &games {
         let mine: Vec<_> = moves.iter().filter(|m| m["game"] == game["game"]).collect();
@@ -146,7 +172,15 @@ fn json_lines_carry_the_moves() {
     let Some(dir) = corpus() else { return };
     let file = dir.join("wthor/WTH_1977.wtb");
     let out = run(
-        &["analyze", "--empties", "10", "--format", "json"],
+        &[
+            "analyze",
+            "--depth",
+            "0",
+            "--empties",
+            "10",
+            "--format",
+            "json",
+        ],
         &[&file],
     );
     let lines: Vec<serde_json::Value> = out
@@ -181,6 +215,8 @@ fn one_game_is_shown_move_by_move() {
     let out = kifu()
         .args([
             "analyze",
+            "--depth",
+            "0",
             "--empties",
             "8",
             "-q",
@@ -342,7 +378,15 @@ fn endgame_statistics_are_the_mean_of_each_players_losses() {
     ));
     assert_eq!(header[8..], ["endgame_games", "avg_endgame_loss"]);
     let (_, games) = csv_rows(&run(
-        &["analyze", "--empties", "12", "--format", "csv"],
+        &[
+            "analyze",
+            "--depth",
+            "0",
+            "--empties",
+            "12",
+            "--format",
+            "csv",
+        ],
         &[&file],
     ));
     for p in &players {
@@ -385,7 +429,16 @@ fn exact_training_scores_are_the_analysed_values() {
         &[&file],
     ));
     let (_, moves) = csv_rows(&run(
-        &["analyze", "--empties", "12", "--format", "csv", "--moves"],
+        &[
+            "analyze",
+            "--depth",
+            "0",
+            "--empties",
+            "12",
+            "--format",
+            "csv",
+            "--moves",
+        ],
         &[&file],
     ));
     assert_eq!(rows.len(), 12 * 5);
@@ -436,6 +489,8 @@ fn show_analyze_checks_edax_scores_and_marks_mistakes() {
     let (_, moves) = csv_rows(&run(
         &[
             "analyze",
+            "--depth",
+            "0",
             "--empties",
             "14",
             "--format",
@@ -472,4 +527,164 @@ fn the_federations_1978_and_1979_theoretical_scores_are_exact() {
         .stdout(predicates::str::contains(
             "19 theoretical scores checked by exact solving, 0 wrong",
         ));
+}
+
+/// The moves of game `index` (from 1) of `file`, as one transcript line.
+fn transcript(file: &Path, index: usize) -> String {
+    let out = kifu()
+        .args(["convert", "--to", "transcript", "-q"])
+        .arg(file)
+        .assert()
+        .get_output()
+        .stdout
+        .clone();
+    // Games are numbered from 1.
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .nth(index - 1)
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn whole_game_analysis_estimates_the_midgame_and_solves_the_end() {
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("wthor/WTH_1977.wtb");
+    let (header, games) = csv_rows(&run(
+        &[
+            "analyze",
+            "--depth",
+            "4",
+            "--empties",
+            "12",
+            "--format",
+            "csv",
+        ],
+        &[&file],
+    ));
+    assert!(header.ends_with(&[
+        "midgame_depth".to_owned(),
+        "black_midgame_loss".to_owned(),
+        "white_midgame_loss".to_owned(),
+        "black_midgame_mistakes".to_owned(),
+        "white_midgame_mistakes".to_owned(),
+        "first_midgame_mistake_move".to_owned(),
+    ]));
+    let (_, moves) = csv_rows(&run(
+        &[
+            "analyze",
+            "--depth",
+            "4",
+            "--empties",
+            "12",
+            "--format",
+            "csv",
+            "--moves",
+        ],
+        &[&file],
+    ));
+    // The exact part is the endgame-only analysis, row for row.
+    let (_, endgame) = csv_rows(&run(
+        &[
+            "analyze",
+            "--depth",
+            "0",
+            "--empties",
+            "12",
+            "--format",
+            "csv",
+            "--moves",
+        ],
+        &[&file],
+    ));
+    let exact: Vec<_> = moves.iter().filter(|m| m["exact"] == "true").collect();
+    assert_eq!(exact.len(), endgame.len());
+    for (a, b) in exact.iter().zip(&endgame) {
+        assert_eq!(**a, *b);
+    }
+    for game in &games {
+        assert_eq!(int(game, "midgame_depth"), Some(4));
+        let mine: Vec<_> = moves.iter().filter(|m| m["game"] == game["game"]).collect();
+        let estimated: Vec<_> = mine.iter().filter(|m| m["exact"] == "false").collect();
+        // Every move from the first to the exact part, in order.
+        assert!(!estimated.is_empty());
+        assert_eq!(estimated[0]["move"], "1");
+        for m in &estimated {
+            assert_eq!(m["depth"], "4");
+            assert!(int(m, "empties").unwrap() > 12);
+            let (best, value, loss) = (
+                int(m, "best_value").unwrap(),
+                int(m, "value").unwrap(),
+                int(m, "loss").unwrap(),
+            );
+            assert_eq!(loss, (best - value).max(0), "{m:?}");
+            // The search's best move loses nothing.
+            if m["best_moves"] == m["square"] {
+                assert_eq!(loss, 0, "{m:?}");
+            }
+        }
+        for (color, column, mistakes) in [
+            ("black", "black_midgame_loss", "black_midgame_mistakes"),
+            ("white", "white_midgame_loss", "white_midgame_mistakes"),
+        ] {
+            let losses: Vec<i32> = estimated
+                .iter()
+                .filter(|m| m["color"] == color)
+                .map(|m| int(m, "loss").unwrap())
+                .collect();
+            assert_eq!(int(game, column), Some(losses.iter().sum()));
+            let big = losses.iter().filter(|&&l| l >= 4).count() as i32;
+            assert_eq!(int(game, mistakes), Some(big));
+        }
+    }
+}
+
+#[test]
+fn every_exact_row_of_a_whole_game_equals_solve() {
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("wthor/WTH_1977.wtb");
+    let (_, moves) = csv_rows(&run(
+        &[
+            "analyze",
+            "--depth",
+            "3",
+            "--empties",
+            "10",
+            "--format",
+            "csv",
+            "--moves",
+            "--black",
+            "Woch",
+            "--white",
+            "Heiberg",
+        ],
+        &[&file],
+    ));
+    let game: usize = moves[0]["game"].parse().unwrap();
+    let line = transcript(&file, game);
+    let mut checked = 0;
+    for m in moves.iter().filter(|m| m["exact"] == "true") {
+        let before = (int(m, "move").unwrap() - 1) as usize;
+        let prefix = &line[..2 * before];
+        let out = kifu()
+            .args(["solve", "--format", "csv", prefix])
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        let (_, solved) = csv_rows(&out);
+        let value = int(&solved[0], "value").unwrap();
+        if solved[0]["side"] == m["color"] {
+            assert_eq!(Some(value), int(m, "best_value"), "{m:?}");
+            assert_eq!(solved[0]["best_moves"], m["best_moves"], "{m:?}");
+        } else {
+            // The side to move there passes: the mover's value is minus it.
+            assert_eq!(solved[0]["best_moves"], "pass", "{m:?}");
+            assert_eq!(Some(-value), int(m, "best_value"), "{m:?}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} exact moves");
 }

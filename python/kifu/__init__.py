@@ -265,13 +265,15 @@ def analyze(
     format: Optional[str] = None,
     *,
     empties: int = 20,
+    depth: int = 10,
     hash_mb: int = 256,
     **filters: Any,
 ) -> List[Dict[str, Any]]:
-    """Each game's endgame analysed exactly (``kifu analyze``): from its
-    first position with at most ``empties`` empty squares, each move's
-    value, the best moves and the loss, per game as a dict with the CSV's
-    fields and a ``moves`` list.
+    """Each game judged (``kifu analyze``): exactly from its first position
+    with at most ``empties`` empty squares, and before that by a
+    ``depth``-move search (estimates, each move's ``exact`` False; 0 for
+    the endgame only): each move's value, the best moves and the loss, per
+    game as a dict with the CSV's fields and a ``moves`` list.
 
     >>> import kifu, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "games.txt")
@@ -279,4 +281,4 @@ def analyze(
     >>> [g["black_loss"] for g in kifu.analyze(path)]
     [0]
     """
-    return _kifu.analyze(paths, format, empties, hash_mb, **filters)
+    return _kifu.analyze(paths, format, empties, depth, hash_mb, **filters)

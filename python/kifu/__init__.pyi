@@ -169,6 +169,7 @@ def analyze(
     format: Optional[str] = None,
     *,
     empties: int = 20,
+    depth: int = 10,
     hash_mb: int = 256,
     **filters: Any,
 ) -> List[Dict[str, Any]]: ...

@@ -98,6 +98,12 @@ fn game_dict<'py>(
     d.set_item("black_mistakes", a.black_mistakes)?;
     d.set_item("white_mistakes", a.white_mistakes)?;
     d.set_item("first_mistake_move", a.first_mistake_move)?;
+    d.set_item("midgame_depth", a.midgame_depth)?;
+    d.set_item("black_midgame_loss", a.black_midgame_loss)?;
+    d.set_item("white_midgame_loss", a.white_midgame_loss)?;
+    d.set_item("black_midgame_mistakes", a.black_midgame_mistakes)?;
+    d.set_item("white_midgame_mistakes", a.white_midgame_mistakes)?;
+    d.set_item("first_midgame_mistake_move", a.first_midgame_mistake_move)?;
     let moves = PyList::empty(py);
     for m in &a.moves {
         let md = PyDict::new(py);
@@ -115,6 +121,8 @@ fn game_dict<'py>(
         md.set_item("best_moves", names(&m.best_moves))?;
         md.set_item("value", m.value)?;
         md.set_item("loss", m.loss)?;
+        md.set_item("exact", m.exact)?;
+        md.set_item("depth", m.depth)?;
         moves.append(md)?;
     }
     d.set_item("moves", moves)?;
@@ -126,15 +134,23 @@ fn game_dict<'py>(
 /// of ``kifu analyze`` (with a ``moves`` list each). See
 /// ``kifu.analyze``.
 #[pyfunction]
-#[pyo3(signature = (paths, format=None, empties=20, hash_mb=kifu::jobs::DEFAULT_HASH_MB, **filters))]
+#[pyo3(signature = (paths, format=None, empties=20, depth=kifu::jobs::ANALYSIS_DEPTH, hash_mb=kifu::jobs::DEFAULT_HASH_MB, **filters))]
 pub fn analyze<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
     format: Option<&str>,
     empties: u32,
+    depth: u32,
     hash_mb: usize,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    if depth > kifu::jobs::MAX_DEPTH {
+        return Err(Failure::usage(
+            "depth",
+            format!("{depth}: at most {} moves deep", kifu::jobs::MAX_DEPTH),
+        )
+        .into_py(py));
+    }
     if empties > MAX_EMPTIES {
         return Err(Failure::usage(
             "empties",
@@ -147,7 +163,19 @@ pub fn analyze<'py>(
         .detach(|| {
             let mut notes = Vec::new();
             let solver = kifu::jobs::solver(hash_mb);
-            let games = kifu::jobs::analyze::analyze_all(&inputs, &solver, empties, &mut notes)?;
+            let searcher = (depth > 0).then(|| kifu::jobs::searcher(hash_mb));
+            let judging = kifu::record::analysis::Judging {
+                empties,
+                depth,
+                best_moves: true,
+            };
+            let games = kifu::jobs::analyze::analyze_all(
+                &inputs,
+                &solver,
+                searcher.as_ref(),
+                judging,
+                &mut notes,
+            )?;
             Ok::<_, Failure>((games, notes))
         })
         .or_raise(py)?;

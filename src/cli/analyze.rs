@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Write};
 use anyhow::Result;
 use kifu::batch::{self, BatchError};
 use kifu::jobs::analyze::{Analyzed, Analyzer};
-use kifu::record::analysis::{analyze_with, MoveAnalysis};
+use kifu::record::analysis::{analyze_game, Judging, MoveAnalysis, MIDGAME_MISTAKE};
 use kifu::{Move, Status};
 use serde::Serialize;
 
@@ -35,6 +35,13 @@ pub struct Args {
     /// Analyse from the first position with at most this many empties.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
     empties: u32,
+
+    /// Moves before the exact part are judged by a search this many moves
+    /// deep: estimates, marked `~` (`exact` false in CSV and JSON); 0 judges
+    /// the endgame only.
+    #[arg(long, value_name = "D", default_value_t = kifu::jobs::ANALYSIS_DEPTH,
+          value_parser = clap::value_parser!(u32).range(0..=kifu::jobs::MAX_DEPTH as i64))]
+    depth: u32,
 
     /// One row per analysed move instead of one per game.
     #[arg(long)]
@@ -68,10 +75,12 @@ enum AnalyzeFormat {
 /// The per-game CSV header (SPEC section 9).
 const GAME_HEADER: &str = "source,game,black_player,white_player,status,empties,\
 theoretical_black_score,black_score,solved_black_score,black_loss,white_loss,\
-black_mistakes,white_mistakes,first_mistake_move";
+black_mistakes,white_mistakes,first_mistake_move,midgame_depth,black_midgame_loss,\
+white_midgame_loss,black_midgame_mistakes,white_midgame_mistakes,first_midgame_mistake_move";
 
 /// The per-move CSV header (SPEC section 9).
-const MOVE_HEADER: &str = "source,game,move,color,square,empties,best_value,best_moves,value,loss";
+const MOVE_HEADER: &str =
+    "source,game,move,color,square,empties,best_value,best_moves,value,loss,exact,depth";
 
 /// The JSON Lines object of a game.
 #[derive(Serialize)]
@@ -90,6 +99,12 @@ struct GameJson<'a> {
     black_mistakes: u32,
     white_mistakes: u32,
     first_mistake_move: Option<usize>,
+    midgame_depth: Option<u32>,
+    black_midgame_loss: i32,
+    white_midgame_loss: i32,
+    black_midgame_mistakes: u32,
+    white_midgame_mistakes: u32,
+    first_midgame_mistake_move: Option<usize>,
     nodes: u64,
     moves: Vec<MoveJson>,
 }
@@ -105,6 +120,8 @@ struct MoveJson {
     best_moves: Vec<String>,
     value: i32,
     loss: i32,
+    exact: bool,
+    depth: u32,
 }
 
 fn squares(moves: &[Move]) -> String {
@@ -116,10 +133,26 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 
+/// A value with its sign; an estimate with `~` before it.
+fn signed(value: i32, exact: bool) -> String {
+    if exact {
+        format!("{value:+}")
+    } else {
+        format!("~{value:+}")
+    }
+}
+
+/// An estimated loss for the table of games: `~` before it, empty when the
+/// midgame was not judged.
+fn midgame(depth: Option<u32>, loss: i32) -> String {
+    depth.map_or_else(String::new, |_| format!("~{loss}"))
+}
+
 /// `?` for a move that lost discs, `??` for one that changed the result
-/// (a win no longer a win, a draw now a loss).
+/// (a win no longer a win, a draw now a loss); estimates are marked only
+/// from a midgame mistake up.
 fn mark(m: &MoveAnalysis) -> &'static str {
-    if m.loss == 0 {
+    if m.loss == 0 || (!m.exact && m.loss < MIDGAME_MISTAKE) {
         ""
     } else if m.best_value.signum() != m.value.signum() {
         "??"
@@ -198,6 +231,8 @@ impl<W: Write> Writer<W> {
                     &squares(&m.best_moves),
                     &m.value.to_string(),
                     &m.loss.to_string(),
+                    if m.exact { "true" } else { "false" },
+                    &m.depth.to_string(),
                 ])?;
             }
         } else {
@@ -216,6 +251,12 @@ impl<W: Write> Writer<W> {
                 &a.black_mistakes.to_string(),
                 &a.white_mistakes.to_string(),
                 &opt(a.first_mistake_move),
+                &opt(a.midgame_depth),
+                &a.black_midgame_loss.to_string(),
+                &a.white_midgame_loss.to_string(),
+                &a.black_midgame_mistakes.to_string(),
+                &a.white_midgame_mistakes.to_string(),
+                &opt(a.first_midgame_mistake_move),
             ])?;
         }
         let bytes = w
@@ -242,6 +283,12 @@ impl<W: Write> Writer<W> {
             black_mistakes: a.black_mistakes,
             white_mistakes: a.white_mistakes,
             first_mistake_move: a.first_mistake_move,
+            midgame_depth: a.midgame_depth,
+            black_midgame_loss: a.black_midgame_loss,
+            white_midgame_loss: a.white_midgame_loss,
+            black_midgame_mistakes: a.black_midgame_mistakes,
+            white_midgame_mistakes: a.white_midgame_mistakes,
+            first_midgame_mistake_move: a.first_midgame_mistake_move,
             nodes: a.nodes,
             moves: a
                 .moves
@@ -255,6 +302,8 @@ impl<W: Write> Writer<W> {
                     best_moves: m.best_moves.iter().map(ToString::to_string).collect(),
                     value: m.value,
                     loss: m.loss,
+                    exact: m.exact,
+                    depth: m.depth,
                 })
                 .collect(),
         };
@@ -265,7 +314,7 @@ impl<W: Write> Writer<W> {
     fn table_game_header(&mut self) -> io::Result<()> {
         writeln!(
             self.out,
-            "{:>5}  {:<18} {:<18} {:<10} {:>7} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>5}",
+            "{:>5}  {:<18} {:<18} {:<10} {:>7} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>5} {:>7} {:>7}",
             "game",
             "black",
             "white",
@@ -277,7 +326,9 @@ impl<W: Write> Writer<W> {
             "b.loss",
             "w.loss",
             "mistakes",
-            "first"
+            "first",
+            "~b.loss",
+            "~w.loss"
         )
     }
 
@@ -286,7 +337,7 @@ impl<W: Write> Writer<W> {
         let a = item.analysis.clone().unwrap_or_default();
         writeln!(
             self.out,
-            "{:>5}  {:<18} {:<18} {:<10} {:>7} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>5}",
+            "{:>5}  {:<18} {:<18} {:<10} {:>7} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>5} {:>7} {:>7}",
             r.origin.index,
             cut(r.tags.black.as_deref().unwrap_or("?"), 18),
             cut(r.tags.white.as_deref().unwrap_or("?"), 18),
@@ -298,7 +349,9 @@ impl<W: Write> Writer<W> {
             a.black_loss,
             a.white_loss,
             format!("{}/{}", a.black_mistakes, a.white_mistakes),
-            opt(a.first_mistake_move)
+            opt(a.first_mistake_move),
+            midgame(a.midgame_depth, a.black_midgame_loss),
+            midgame(a.midgame_depth, a.white_midgame_loss)
         )
     }
 
@@ -331,26 +384,40 @@ impl<W: Write> Writer<W> {
         }
         writeln!(
             self.out,
-            "{:>5}  {:<5}  {:<4} {:>7} {:>5}  {:<12} {:>5} {:>5}",
+            "{:>5}  {:<5}  {:<4} {:>7} {:>6}  {:<12} {:>6} {:>5}",
             "#", "color", "move", "empties", "best", "best moves", "value", "loss"
         )?;
         for m in &a.moves {
             writeln!(
                 self.out,
-                "{:>5}  {:<5}  {:<4} {:>7} {:>+5}  {:<12} {:>+5} {:>5} {}",
+                "{:>5}  {:<5}  {:<4} {:>7} {:>6}  {:<12} {:>6} {:>5} {}",
                 m.index + 1,
                 m.color.name(),
                 m.mv.to_string(),
                 m.empties,
-                m.best_value,
+                signed(m.best_value, m.exact),
                 squares(&m.best_moves),
-                m.value,
-                if m.loss > 0 {
-                    m.loss.to_string()
-                } else {
-                    String::new()
+                signed(m.value, m.exact),
+                match (m.loss, m.exact) {
+                    (0, _) => String::new(),
+                    (loss, true) => loss.to_string(),
+                    (loss, false) => format!("~{loss}"),
                 },
                 mark(m)
+            )?;
+        }
+        if let Some(depth) = a.midgame_depth {
+            writeln!(
+                self.out,
+                "~ estimates by a {depth}-move search: black lost ~{} in {} of {MIDGAME_MISTAKE}+ discs, \
+                 white ~{} in {}{}",
+                a.black_midgame_loss,
+                super::report::counted(u64::from(a.black_midgame_mistakes), "move"),
+                a.white_midgame_loss,
+                super::report::counted(u64::from(a.white_midgame_mistakes), "move"),
+                a.first_midgame_mistake_move
+                    .map(|n| format!("; first: move {n}"))
+                    .unwrap_or_default()
             )?;
         }
         writeln!(
@@ -428,6 +495,12 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut inputs = args.input.clone();
     inputs.quiet = true;
     let mut progress = Steps::unbounded(args.input.quiet, "games");
+    let searcher = (args.depth > 0).then(|| kifu::jobs::searcher(args.hash));
+    let judging = Judging {
+        empties: args.empties,
+        depth: args.depth,
+        best_moves: args.moves || args.format == AnalyzeFormat::Json,
+    };
     let mut job = Analyze {
         // Reading is fast beside solving: one worker reads and replays.
         options: kifu::batch::Options {
@@ -437,8 +510,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         job: Analyzer::new(
             &selection,
             &engine.solver,
-            args.empties,
-            args.moves || args.format == AnalyzeFormat::Json,
+            searcher.as_ref(),
+            judging,
             args.unique,
         ),
         engine: &engine,
@@ -448,9 +521,13 @@ pub fn run(args: Args) -> Result<Outcome> {
     let totals = run_inputs(&inputs, &mut job)?;
     // A game alone is shown move by move, with each position's best moves.
     if let Some(only) = job.writer.held.as_mut() {
-        let solver = &engine.solver;
+        let (solver, searcher) = (&engine.solver, searcher.as_ref());
+        let judging = Judging {
+            best_moves: true,
+            ..judging
+        };
         only.analysis =
-            engine.install(|| analyze_with(solver, &only.record, args.empties, true).ok());
+            engine.install(|| analyze_game(solver, searcher, &only.record, &judging).ok());
     }
     job.writer.finish()?;
     progress.finish();

@@ -1,5 +1,6 @@
-//! The games of some inputs analysed by the solver (`kifu analyze`,
-//! `kifu.analyze`): the pipeline's workers replay and filter, the kept
+//! The games of some inputs judged (`kifu analyze`, `kifu.analyze`): exactly
+//! by the solver at the end, by the midgame search before; the pipeline's
+//! workers replay and filter, the kept
 //! games are analysed [`BATCH`] at a time in parallel with one solver
 //! (whose table consecutive positions share), and each game comes out in
 //! input order.
@@ -12,8 +13,9 @@ use rayon::prelude::*;
 
 use crate::batch::{self, BatchError, Seen, SliceReport};
 use crate::formats::GameReader;
-use crate::record::analysis::{analyze_with, GameAnalysis};
+use crate::record::analysis::{analyze_game, GameAnalysis, Judging};
 use crate::record::select::{duplicate_key, Selection};
+use crate::search::Searcher;
 use crate::solve::Solver;
 use crate::{GameRecord, Status};
 
@@ -38,29 +40,29 @@ pub struct Analyzed {
 pub struct Analyzer<'a> {
     selection: &'a Selection,
     solver: &'a Solver,
-    empties: u32,
-    best_moves: bool,
+    searcher: Option<&'a Searcher>,
+    judging: Judging,
     seen: Option<Seen>,
     pending: Vec<Analyzed>,
     analysed: AtomicU64,
 }
 
 impl<'a> Analyzer<'a> {
-    /// Games that `selection` keeps, from their first position with at most
-    /// `empties` empty squares; `best_moves`: every position's best moves
-    /// (not only the value); `unique`: the first of equal games only.
+    /// Games that `selection` keeps, judged as `judging` says: exactly by
+    /// `solver`, by `searcher` before the exact part (none: the endgame
+    /// only); `unique`: the first of equal games only.
     pub fn new(
         selection: &'a Selection,
         solver: &'a Solver,
-        empties: u32,
-        best_moves: bool,
+        searcher: Option<&'a Searcher>,
+        judging: Judging,
         unique: bool,
     ) -> Analyzer<'a> {
         Analyzer {
             selection,
             solver,
-            empties,
-            best_moves,
+            searcher,
+            judging,
             seen: unique.then(Seen::default),
             pending: Vec::new(),
             analysed: AtomicU64::new(0),
@@ -149,11 +151,11 @@ impl<'a> Analyzer<'a> {
             return Ok(());
         }
         let mut pending = std::mem::take(&mut self.pending);
-        let (solver, empties, best_moves) = (self.solver, self.empties, self.best_moves);
+        let (solver, searcher, judging) = (self.solver, self.searcher, &self.judging);
         let analysed = &self.analysed;
         around(&mut || {
             pending.par_iter_mut().for_each(|item| {
-                item.analysis = analyze_with(solver, &item.record, empties, best_moves).ok();
+                item.analysis = analyze_game(solver, searcher, &item.record, judging).ok();
                 analysed.fetch_add(1, Ordering::Relaxed);
             });
         });
@@ -161,18 +163,19 @@ impl<'a> Analyzer<'a> {
     }
 }
 
-/// Every game of `inputs` that its filters keep, analysed from its first
-/// position with at most `empties` empty squares, in input order, with
-/// every position's best moves; the notes about the inputs (WTHOR names)
-/// go to `notes`. What `kifu.analyze` returns.
+/// Every game of `inputs` that its filters keep, judged as `judging` says
+/// (with `searcher` before the exact part), in input order; the notes
+/// about the inputs (WTHOR names) go to `notes`. What `kifu.analyze`
+/// returns.
 pub fn analyze_all(
     inputs: &super::Inputs,
     solver: &Solver,
-    empties: u32,
+    searcher: Option<&Searcher>,
+    judging: Judging,
     notes: &mut Vec<String>,
 ) -> Result<Vec<Analyzed>, super::JobError> {
     let selection = inputs.selection(false)?;
-    let mut job = Analyzer::new(&selection, solver, empties, true, inputs.unique);
+    let mut job = Analyzer::new(&selection, solver, searcher, judging, inputs.unique);
     let mut out = Vec::new();
     // Reading is fast beside solving: one worker reads and replays.
     let options = batch::Options {

@@ -17,11 +17,30 @@ pub mod positions;
 
 pub use inputs::{excluded, Inputs, JobError};
 
+use crate::search::{SearchOptions, Searcher};
 use crate::solve::{Solver, SolverOptions};
 
 /// The solver's transposition table when none is asked for, in MiB: the
 /// default of every command's `--hash` and of Python's `hash_mb`.
 pub const DEFAULT_HASH_MB: usize = 256;
+
+/// The midgame search's depth when a whole game is judged and none is
+/// asked for (`kifu analyze --depth`).
+pub const ANALYSIS_DEPTH: u32 = 10;
+
+/// The deepest midgame search a command takes.
+pub const MAX_DEPTH: u32 = 60;
+
+/// A midgame searcher for judging games: its table of `hash_mb` MiB / 4
+/// (at least 1 MiB; the solver that values the endgames has its own).
+pub fn searcher(hash_mb: usize) -> Searcher {
+    let bytes = (hash_mb / 4).max(1).saturating_mul(1 << 20);
+    Searcher::new(SearchOptions {
+        hash_bytes: bytes,
+        solver_hash_bytes: bytes,
+        ..SearchOptions::default()
+    })
+}
 
 /// A solver with a table of `hash_mb` MiB (at least 1).
 pub fn solver(hash_mb: usize) -> Solver {

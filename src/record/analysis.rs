@@ -1,6 +1,9 @@
-//! Exact analysis of played games: from the first position with at most
-//! N empty squares to the end of the record, each position's value, its
-//! best moves, the played move's value and what it lost.
+//! Analysis of played games: from the first position with at most N empty
+//! squares to the end of the record, each position's exact value, its best
+//! moves, the played move's value and what it lost; before that, with a
+//! midgame [`Searcher`] ([`analyze_game`]), the same as *estimates* of a
+//! depth-D search, marked as such ([`MoveAnalysis::exact`] is false) and
+//! summed apart from the exact losses.
 //!
 //! Rides on the replay: the record is replayed once ([`GameRecord::replay`]
 //! and [`GameRecord::plies`] give the legal moves and the passes the record
@@ -26,6 +29,7 @@
 //! ```
 
 use crate::record::{Report, Token};
+use crate::search::Searcher;
 use crate::solve::{Interrupted, Solver};
 use crate::{Color, GameRecord, Move, Position, Status};
 
@@ -50,6 +54,11 @@ pub struct MoveAnalysis {
     pub value: i32,
     /// `best_value − value`: what the move gave away (0 for a best move).
     pub loss: i32,
+    /// Whether the values are exact (proven by the solver); otherwise they
+    /// are a depth-[`MoveAnalysis::depth`] search's estimates.
+    pub exact: bool,
+    /// The search's depth: the empty squares for an exact value.
+    pub depth: u32,
 }
 
 /// One analysed game (the per-game row of `kifu analyze`).
@@ -81,8 +90,40 @@ pub struct GameAnalysis {
     pub white_mistakes: u32,
     /// 1-based number of the first losing move token.
     pub first_mistake_move: Option<usize>,
-    /// Positions the solver searched.
+    /// The midgame search's depth; `None` when only the endgame was
+    /// analysed.
+    pub midgame_depth: Option<u32>,
+    /// The sum of Black's estimated losses before the exact part.
+    pub black_midgame_loss: i32,
+    /// The sum of White's estimated losses before the exact part.
+    pub white_midgame_loss: i32,
+    /// Black's estimated moves that lost [`MIDGAME_MISTAKE`] discs or more.
+    pub black_midgame_mistakes: u32,
+    /// White's estimated moves that lost [`MIDGAME_MISTAKE`] discs or more.
+    pub white_midgame_mistakes: u32,
+    /// 1-based number of the first estimated move that lost
+    /// [`MIDGAME_MISTAKE`] discs or more.
+    pub first_midgame_mistake_move: Option<usize>,
+    /// Positions the solver (and the midgame search) searched.
     pub nodes: u64,
+}
+
+/// An estimated loss that counts as a midgame mistake, in discs: smaller
+/// ones are within what a search's estimate of two positions can differ
+/// by without either move being worse.
+pub const MIDGAME_MISTAKE: i32 = 4;
+
+/// How a game is judged.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Judging {
+    /// Exact values from the first position with at most this many empty
+    /// squares.
+    pub empties: u32,
+    /// Estimates by a search this many moves deep before it; 0 for the
+    /// endgame only.
+    pub depth: u32,
+    /// Every exact position's best moves (not only its value).
+    pub best_moves: bool,
 }
 
 /// Black's discs for a value from `side`'s view.
@@ -134,6 +175,33 @@ pub fn analyze_with(
     empties: u32,
     best_moves: bool,
 ) -> Result<GameAnalysis, Interrupted> {
+    let judging = Judging {
+        empties,
+        depth: 0,
+        best_moves,
+    };
+    analyze_game(solver, None, record, &judging)
+}
+
+/// The whole game judged: exactly by `solver` from `judging.empties` empty
+/// squares, and before that by `searcher`'s depth-`judging.depth` search
+/// (when given and the depth is not 0): each position's estimate and best
+/// move, the played move's estimate (the position after it searched one
+/// move less deep, so that the two agree where the move is the best) and
+/// its estimated loss.
+///
+/// # Errors
+///
+/// [`Interrupted`] when the solver's or the searcher's interrupt flag was
+/// set.
+pub fn analyze_game(
+    solver: &Solver,
+    searcher: Option<&Searcher>,
+    record: &GameRecord,
+    judging: &Judging,
+) -> Result<GameAnalysis, Interrupted> {
+    let (empties, best_moves) = (judging.empties, judging.best_moves);
+    let midgame = searcher.filter(|_| judging.depth > 0);
     let report = record.replay();
     let status = report.status();
     let mut game = GameAnalysis {
@@ -144,6 +212,7 @@ pub fn analyze_with(
     // The positions from `empties` on, and the last legal one.
     let mut pos = record.start;
     let mut steps = Vec::new();
+    let mut early = Vec::new();
     let mut first: Option<Position> = (pos.board().empty().count() <= empties).then_some(pos);
     for turn in record.plies(&report) {
         if !turn.legal {
@@ -169,17 +238,26 @@ pub fn analyze_with(
             }
             Token::Unreadable => break,
         };
+        let step = Step {
+            index: turn.index,
+            color: turn.color,
+            mv,
+            before,
+            after: pos,
+        };
         if first.is_some() {
-            steps.push(Step {
-                index: turn.index,
-                color: turn.color,
-                mv,
-                before,
-                after: pos,
-            });
+            steps.push(step);
+        } else if midgame.is_some() {
+            early.push(step);
         }
     }
     let end = pos;
+    if let Some(searcher) = midgame {
+        game.midgame_depth = Some(judging.depth);
+        for step in &early {
+            judge(searcher, judging.depth, step, &mut game)?;
+        }
+    }
     let Some(first) = first else {
         // Never as few as `empties` empty squares: the real result stands.
         game.theoretical_black_score = game.black_score;
@@ -231,6 +309,8 @@ pub fn analyze_with(
             best_moves: solution.0,
             value,
             loss,
+            exact: true,
+            depth: step.before.board().empty().count(),
         });
         if loss > 0 {
             match step.color {
@@ -255,6 +335,56 @@ pub fn analyze_with(
     game.nodes += n;
     game.solved_black_score = Some(black_discs(end_value, end.side_to_move()));
     Ok(game)
+}
+
+/// One move before the exact part, judged by a depth-`depth` search: the
+/// position's estimate and best move; a best move loses nothing, another
+/// is valued by a search of the position after it one move less deep.
+fn judge(
+    searcher: &Searcher,
+    depth: u32,
+    step: &Step,
+    game: &mut GameAnalysis,
+) -> Result<(), Interrupted> {
+    let here = searcher.estimate(&step.before, depth)?;
+    game.nodes += here.nodes;
+    let (value, exact) = if here.best_moves.contains(&step.mv) {
+        (here.value, here.exact)
+    } else {
+        let after = searcher.estimate(&step.after, depth.saturating_sub(1))?;
+        game.nodes += after.nodes;
+        (-after.value, here.exact && after.exact)
+    };
+    let loss = (here.value - value).max(0);
+    game.moves.push(MoveAnalysis {
+        index: step.index,
+        color: step.color,
+        mv: step.mv,
+        empties: step.before.board().empty().count(),
+        best_value: here.value,
+        best_moves: here.best_moves,
+        value,
+        loss,
+        exact,
+        depth: here.depth,
+    });
+    let (sum, mistakes) = match step.color {
+        Color::Black => (
+            &mut game.black_midgame_loss,
+            &mut game.black_midgame_mistakes,
+        ),
+        Color::White => (
+            &mut game.white_midgame_loss,
+            &mut game.white_midgame_mistakes,
+        ),
+    };
+    *sum += loss;
+    if loss >= MIDGAME_MISTAKE {
+        *mistakes += 1;
+        game.first_midgame_mistake_move
+            .get_or_insert(step.index + 1);
+    }
+    Ok(())
 }
 
 /// The first position of `record` (as `report`, its replay, played it)
