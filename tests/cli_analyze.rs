@@ -698,3 +698,76 @@ fn every_exact_row_of_a_whole_game_equals_solve() {
     }
     assert!(checked >= 5, "only {checked} exact moves");
 }
+
+#[test]
+fn midgame_statistics_count_each_players_estimated_moves() {
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("wthor/WTH_1977.wtb");
+    let (header, players) = csv_rows(&run(
+        &[
+            "stats",
+            "--by",
+            "player",
+            "--midgame",
+            "2",
+            "--endgame",
+            "16",
+            "--format",
+            "csv",
+        ],
+        &[&file],
+    ));
+    assert_eq!(
+        header[header.len() - 4..],
+        [
+            "endgame_games",
+            "avg_endgame_loss",
+            "midgame_moves",
+            "avg_midgame_loss"
+        ]
+    );
+    let (_, games) = csv_rows(&run(
+        &[
+            "analyze",
+            "--depth",
+            "1",
+            "--empties",
+            "16",
+            "--format",
+            "csv",
+        ],
+        &[&file],
+    ));
+    let (_, moves) = csv_rows(&run(
+        &[
+            "analyze",
+            "--depth",
+            "1",
+            "--empties",
+            "16",
+            "--format",
+            "csv",
+            "--moves",
+        ],
+        &[&file],
+    ));
+    let mut expected: HashMap<String, u64> = HashMap::new();
+    for m in moves.iter().filter(|m| m["exact"] == "false") {
+        let game = games.iter().find(|g| g["game"] == m["game"]).unwrap();
+        let player = &game[&format!("{}_player", m["color"])];
+        *expected.entry(player.clone()).or_default() += 1;
+    }
+    assert!(!expected.is_empty());
+    for p in &players {
+        let counted: u64 = p["midgame_moves"].parse().unwrap();
+        assert_eq!(
+            counted,
+            expected.get(&p["player"]).copied().unwrap_or(0),
+            "{p:?}"
+        );
+        if counted > 0 {
+            let mean: f64 = p["avg_midgame_loss"].parse().unwrap();
+            assert!((0.0..64.0).contains(&mean), "{p:?}");
+        }
+    }
+}

@@ -5,7 +5,8 @@ use std::io::{self, Write};
 
 use anyhow::{bail, Result};
 use kifu::batch::Seen;
-use kifu::record::analysis::analyze_with;
+use kifu::record::analysis::{analyze_midgame, analyze_with, Judging};
+use kifu::search::Searcher;
 use kifu::record::select::{winner, year, Results};
 use kifu::Winner;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -51,8 +52,14 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=30))]
     endgame: Option<u32>,
 
-    /// The solver's transposition table for --endgame, in MB.
-    #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB, requires = "endgame")]
+    /// By player: also judge every move before the endgame (before
+    /// --endgame's N empties, else 20) by a search D moves deep and give
+    /// each player's mean estimated loss a move, in discs.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=kifu::jobs::MAX_DEPTH as i64))]
+    midgame: Option<u32>,
+
+    /// The solver's (and the midgame search's) tables, in MB.
+    #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB)]
     hash: usize,
 
     #[command(flatten)]
@@ -78,6 +85,9 @@ struct Counted {
     /// Black's and White's losses over the analysed endgame (`--endgame`),
     /// when the game reached its depth.
     losses: Option<(i32, i32)>,
+    /// Black's and White's estimated losses before the endgame and their
+    /// moves there (`--midgame`): `[(loss, moves); 2]`.
+    midgame: Option<[(i32, u32); 2]>,
 }
 
 /// The games of one key, from Black's view (year, event, opening).
@@ -95,6 +105,8 @@ struct PlayerRow {
     disc_diff_sum: i64,
     endgame_games: u64,
     endgame_loss_sum: i64,
+    midgame_moves: u64,
+    midgame_loss_sum: i64,
 }
 
 fn mean(sum: f64, n: u64) -> Option<String> {
@@ -135,9 +147,14 @@ impl PlayerRow {
             self.endgame_games += 1;
             self.endgame_loss_sum += i64::from(if black { b } else { w });
         }
+        if let Some(sides) = c.midgame {
+            let (loss, moves) = sides[usize::from(!black)];
+            self.midgame_moves += u64::from(moves);
+            self.midgame_loss_sum += i64::from(loss);
+        }
     }
 
-    fn cells(&self, endgame: bool) -> Vec<String> {
+    fn cells(&self, endgame: bool, midgame: bool) -> Vec<String> {
         let decided = self.wins + self.draws + self.losses;
         let rate = (decided > 0).then(|| {
             format!(
@@ -158,13 +175,17 @@ impl PlayerRow {
             cells.push(self.endgame_games.to_string());
             cells.push(mean(self.endgame_loss_sum as f64, self.endgame_games).unwrap_or_default());
         }
+        if midgame {
+            cells.push(self.midgame_moves.to_string());
+            cells.push(mean(self.midgame_loss_sum as f64, self.midgame_moves).unwrap_or_default());
+        }
         cells
     }
 }
 
 /// The header of SPEC section 7 for `by`, exactly; `--endgame` adds
-/// section 9's two columns.
-fn header(by: By, endgame: bool) -> Vec<&'static str> {
+/// section 9's two columns, `--midgame` section 12's two.
+fn header(by: By, endgame: bool, midgame: bool) -> Vec<&'static str> {
     match by {
         By::Player => {
             let mut names = vec![
@@ -179,6 +200,9 @@ fn header(by: By, endgame: bool) -> Vec<&'static str> {
             ];
             if endgame {
                 names.extend(["endgame_games", "avg_endgame_loss"]);
+            }
+            if midgame {
+                names.extend(["midgame_moves", "avg_midgame_loss"]);
             }
             names
         }
@@ -206,14 +230,44 @@ fn json(text: &str) -> String {
     serde_json::Value::from(text).to_string()
 }
 
+/// Black's and White's estimated losses and moves before `boundary` empty
+/// squares, by a `depth`-move search (the endgame after is not solved).
+fn midgame_losses(
+    searcher: &Searcher,
+    record: &kifu::GameRecord,
+    boundary: u32,
+    depth: u32,
+) -> Option<[(i32, u32); 2]> {
+    let judging = Judging {
+        empties: boundary,
+        depth,
+        best_moves: false,
+    };
+    let a = analyze_midgame(searcher, record, &judging).ok()?;
+    let mut sides = [(0, 0); 2];
+    for m in &a.moves {
+        let side = &mut sides[usize::from(m.color == kifu::Color::White)];
+        side.0 += m.loss;
+        side.1 += 1;
+    }
+    Some(sides)
+}
+
 pub fn run(args: Args) -> Result<Outcome> {
     let by = args.by;
     if args.endgame.is_some() && by != By::Player {
         bail!("--endgame counts by player: use it with --by player");
     }
+    if args.midgame.is_some() && by != By::Player {
+        bail!("--midgame counts by player: use it with --by player");
+    }
     let selection = args.input.selection(by == By::Opening)?;
     let solver = args.endgame.map(|_| kifu::jobs::solver(args.hash));
-    let options = match args.endgame {
+    let searcher = args.midgame.map(|_| kifu::jobs::searcher(args.hash));
+    // The midgame ends where the endgame is solved (or where analyze's
+    // exact part begins by default).
+    let boundary = args.endgame.unwrap_or(20);
+    let options = match args.endgame.or(args.midgame) {
         // Solving takes long a game: small slices keep every worker busy.
         Some(_) => kifu::batch::Options {
             chunk: 16,
@@ -255,6 +309,12 @@ pub fn run(args: Args) -> Result<Outcome> {
                                 .ok()
                                 .filter(|a| a.empties.is_some())
                                 .map(|a| (a.black_loss, a.white_loss))
+                        }
+                        _ => None,
+                    },
+                    midgame: match (&searcher, args.midgame) {
+                        (Some(searcher), Some(depth)) if g.report.error.is_none() => {
+                            midgame_losses(searcher, g.record, boundary, depth)
                         }
                         _ => None,
                     },
@@ -303,7 +363,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut rows: Vec<(String, Vec<String>, u64)> = match by {
         By::Player => players
             .into_iter()
-            .map(|(k, r)| (k, r.cells(args.endgame.is_some()), r.games))
+            .map(|(k, r)| {
+                let cells = r.cells(args.endgame.is_some(), args.midgame.is_some());
+                (k, cells, r.games)
+            })
             .collect(),
         _ => games
             .into_iter()
@@ -316,7 +379,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         rows.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
     }
-    let header = header(by, args.endgame.is_some());
+    let header = header(by, args.endgame.is_some(), args.midgame.is_some());
     let mut out = io::stdout().lock();
     match args.format {
         Shape::Csv => {

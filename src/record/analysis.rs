@@ -337,6 +337,63 @@ pub fn analyze_game(
     Ok(game)
 }
 
+/// The moves of `record` before its first position with at most
+/// `judging.empties` empty squares, judged by `searcher`'s
+/// depth-`judging.depth` search as [`analyze_game`] judges them, without
+/// solving the endgame after (its exact fields stay empty).
+///
+/// # Errors
+///
+/// [`Interrupted`] when the searcher's interrupt flag was set.
+pub fn analyze_midgame(
+    searcher: &Searcher,
+    record: &GameRecord,
+    judging: &Judging,
+) -> Result<GameAnalysis, Interrupted> {
+    let report = record.replay();
+    let mut game = GameAnalysis {
+        status: Some(report.status()),
+        black_score: report.final_score().map(|s| s.black_score),
+        midgame_depth: Some(judging.depth),
+        ..GameAnalysis::default()
+    };
+    let mut pos = record.start;
+    for turn in record.plies(&report) {
+        if !turn.legal {
+            break;
+        }
+        if turn.pass_before {
+            pos.pass();
+        }
+        if pos.board().empty().count() <= judging.empties {
+            break;
+        }
+        let before = pos;
+        let mv = match turn.token {
+            Token::Move(Move::Play(square)) => {
+                if pos.play(square).is_err() {
+                    break;
+                }
+                Move::Play(square)
+            }
+            Token::Move(Move::Pass) => {
+                pos.pass();
+                Move::Pass
+            }
+            Token::Unreadable => break,
+        };
+        let step = Step {
+            index: turn.index,
+            color: turn.color,
+            mv,
+            before,
+            after: pos,
+        };
+        judge(searcher, judging.depth, &step, &mut game)?;
+    }
+    Ok(game)
+}
+
 /// One move before the exact part, judged by a depth-`depth` search: the
 /// position's estimate and best move; a best move loses nothing, another
 /// is valued by a search of the position after it one move less deep.
