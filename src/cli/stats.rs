@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use anyhow::{bail, Result};
 use kifu::batch::Seen;
 use kifu::record::analysis::{analyze_midgame, analyze_with, Judging};
-use kifu::search::Searcher;
 use kifu::record::select::{winner, year, Results};
+use kifu::search::Searcher;
 use kifu::Winner;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
