@@ -649,15 +649,16 @@ impl Searcher {
         let (mut low, mut high) = (prev.score - delta, prev.score + delta);
         loop {
             let it = self.root(p, o, depth, low, high, nodes)?;
-            if it.score <= low {
-                high = it.score + 1;
+            // The window only grows (a search may fail low, then high, at
+            // the same depth: a shrinking window would never end), and a
+            // value at a bound already open (±INF) is the answer.
+            if it.score <= low && low > -INF {
                 low = if delta > 16 * SCALE {
                     -INF
                 } else {
                     it.score - delta
                 };
-            } else if it.score >= high {
-                low = it.score - 1;
+            } else if it.score >= high && high < INF {
                 high = if delta > 16 * SCALE {
                     INF
                 } else {
