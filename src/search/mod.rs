@@ -23,7 +23,9 @@
 //! one move at a time (iterative deepening, each depth's window centred on
 //! the last depth's value: aspiration), the root's moves split over the
 //! threads after the first; below the root, [`tree`] (principal-variation
-//! search with a transposition table, [`table`], of bounds by depth) and
+//! search with a transposition table, [`table`], of bounds by depth, and
+//! ProbCut's selective cut-offs unless [`SearchOptions::selective`] is
+//! off) and
 //! [`order`] (the table's move, then a shallow search's or the
 //! evaluation's guess and the opponent's mobility). Values inside are in
 //! 1/64 disc, as the evaluation counts them ([`crate::eval::SCALE`]);
@@ -54,6 +56,10 @@ pub struct SearchOptions {
     pub hash_bytes: usize,
     /// The exact solver's table's size in bytes.
     pub solver_hash_bytes: usize,
+    /// ProbCut: cut a null-window node off when a shallow search finds
+    /// its value far outside the window (faster; the estimate is then no
+    /// longer the depth's exact minimax on the evaluation).
+    pub selective: bool,
 }
 
 impl Default for SearchOptions {
@@ -62,6 +68,7 @@ impl Default for SearchOptions {
         SearchOptions {
             hash_bytes: 64 << 20,
             solver_hash_bytes: 64 << 20,
+            selective: true,
         }
     }
 }
@@ -73,6 +80,7 @@ impl SearchOptions {
         SearchOptions {
             hash_bytes: bytes,
             solver_hash_bytes: bytes,
+            ..SearchOptions::default()
         }
     }
 }
@@ -181,6 +189,7 @@ pub struct Searcher {
     halt: Arc<AtomicBool>,
     /// The caller's interrupt, if any.
     interrupt: Option<Arc<AtomicBool>>,
+    selective: bool,
 }
 
 /// What one depth of the root found.
@@ -212,6 +221,7 @@ impl Searcher {
             weights: Weights::builtin(),
             halt,
             interrupt: None,
+            selective: options.selective,
         }
     }
 
@@ -386,6 +396,7 @@ impl Searcher {
             nodes: 0,
             halt: &self.halt,
             stopped: false,
+            selective: self.selective,
         }
     }
 
@@ -649,9 +660,10 @@ impl Searcher {
         let (mut low, mut high) = (prev.score - delta, prev.score + delta);
         loop {
             let it = self.root(p, o, depth, low, high, nodes)?;
-            // The window only grows (a search may fail low, then high, at
-            // the same depth: a shrinking window would never end), and a
-            // value at a bound already open (±INF) is the answer.
+            // The window only grows (a selective search may fail low,
+            // then high, at the same depth: a shrinking window would
+            // never end), and a value at a bound that is already open
+            // (±INF) is the answer: nothing is outside it.
             if it.score <= low && low > -INF {
                 low = if delta > 16 * SCALE {
                     -INF

@@ -63,8 +63,12 @@ fn random_position(rng: &mut Rng, empties: u32) -> Position {
     pos
 }
 
+/// A searcher without selectivity: its estimates are the minimax's.
 fn searcher() -> Searcher {
-    Searcher::new(SearchOptions::with_hash(1 << 20))
+    Searcher::new(SearchOptions {
+        selective: false,
+        ..SearchOptions::with_hash(1 << 20)
+    })
 }
 
 /// The score of `mv` at `pos` by the minimax: its position searched
@@ -268,4 +272,37 @@ fn discs_round_half_away_from_zero() {
     assert_eq!(discs(-32), -1);
     assert_eq!(discs(-31), 0);
     assert_eq!(discs(64 * 70), 64);
+}
+
+#[test]
+fn selective_estimates_depend_on_the_position_and_depth_alone() {
+    // ProbCut's cut-offs are a function of the position and depth too:
+    // a searcher that searched other positions first answers as a fresh
+    // one, with a legal best move and a line that starts with it.
+    let options = SearchOptions::with_hash(1 << 20);
+    assert!(options.selective);
+    let used = Searcher::new(options.clone());
+    let mut rng = Rng::new(41);
+    let positions: Vec<Position> = (0..8)
+        .map(|_| {
+            let empties = 24 + rng.below(24) as u32;
+            random_position(&mut rng, empties)
+        })
+        .collect();
+    let first: Vec<Estimate> = positions
+        .iter()
+        .map(|p| used.estimate(p, 7).unwrap())
+        .collect();
+    for (pos, e) in positions.iter().zip(&first).rev() {
+        let fresh = Searcher::new(options.clone()).estimate(pos, 7).unwrap();
+        assert_eq!(
+            (fresh.score, &fresh.best_moves),
+            (e.score, &e.best_moves),
+            "{pos}"
+        );
+        if let [Move::Play(sq)] = e.best_moves[..] {
+            assert!(pos.legal_moves().contains(sq));
+            assert_eq!(e.line.first(), Some(&Move::Play(sq)));
+        }
+    }
 }
