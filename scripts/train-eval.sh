@@ -28,6 +28,6 @@ done
 inputs+=("$corpus/wthor/misc/Logistello_book_1999.wtb" "$corpus/wthor/playok/PLAYOK_2023.wtb")
 exec "$KIFU" train-eval "${inputs[@]}" \
   --exact-empties 14 --generate 20000 --reach 10 --seed 2026 \
-  --epochs 15 --ridge 10 --window 3 --hash 16 \
+  --epochs 12 --ridge 20 --window 6 --hash 16 \
   --test "$corpus/wthor/WTH_2014.wtb" --test-positions 200 --test-empties 20..24 \
   -o src/eval/eval.zst --manifest src/eval/manifest.json "$@"
