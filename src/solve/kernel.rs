@@ -9,19 +9,19 @@
 //! is `#[inline(always)]` and takes on the wrapper's instructions.
 
 use super::last;
+use super::nws::{self, Search};
 use super::order;
-use super::search::{self, Search};
 use crate::eval::Weights;
 
 /// The recursive entry points of the search, in one instruction set.
 /// Each takes a null window `alpha, alpha + 1` and returns the value or a
-/// bound on the side it fails to (see [`super::search`]).
+/// bound on the side it fails to (see [`super::nws`]).
 pub(super) trait Kernel: Copy + Send + Sync {
-    /// 5 to [`search::SHALLOW`] empty squares, with the parity word of the
+    /// 5 to [`nws::SHALLOW`] empty squares, with the parity word of the
     /// empties.
     fn shallow(self, s: &mut Search<'_>, player: u64, opponent: u64, alpha: i32, parity: u8)
         -> i32;
-    /// More than [`search::SHALLOW`] empty squares.
+    /// More than [`nws::SHALLOW`] empty squares.
     fn deep(self, s: &mut Search<'_>, player: u64, opponent: u64, alpha: i32) -> i32;
     /// The evaluation searched `depth` moves deep (ordering only).
     #[allow(clippy::too_many_arguments)]
@@ -50,11 +50,11 @@ pub(super) struct Plain;
 impl Kernel for Plain {
     #[inline(never)]
     fn shallow(self, s: &mut Search<'_>, p: u64, o: u64, alpha: i32, parity: u8) -> i32 {
-        search::shallow(self, s, p, o, alpha, parity)
+        nws::shallow(self, s, p, o, alpha, parity)
     }
     #[inline(never)]
     fn deep(self, s: &mut Search<'_>, p: u64, o: u64, alpha: i32) -> i32 {
-        search::deep(self, s, p, o, alpha)
+        nws::deep(self, s, p, o, alpha)
     }
     #[inline(never)]
     fn solve_3(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 3]) -> i32 {
@@ -92,15 +92,15 @@ impl Modern {
 
 #[cfg(target_arch = "x86_64")]
 mod modern {
-    use super::{last, order, search, Kernel, Modern, Search, Weights};
+    use super::{last, nws, order, Kernel, Modern, Search, Weights};
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn shallow(k: Modern, s: &mut Search<'_>, p: u64, o: u64, alpha: i32, parity: u8) -> i32 {
-        search::shallow(k, s, p, o, alpha, parity)
+        nws::shallow(k, s, p, o, alpha, parity)
     }
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn deep(k: Modern, s: &mut Search<'_>, p: u64, o: u64, alpha: i32) -> i32 {
-        search::deep(k, s, p, o, alpha)
+        nws::deep(k, s, p, o, alpha)
     }
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     #[allow(clippy::too_many_arguments)]

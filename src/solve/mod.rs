@@ -33,9 +33,9 @@ pub use crate::eval;
 mod geometry;
 mod kernel;
 mod last;
+mod nws;
 mod order;
 mod root;
-mod search;
 mod stable;
 #[cfg(test)]
 mod tests;
@@ -45,7 +45,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::{Move, Position, Square};
-use search::{Search, Stop};
+use nws::{Search, Stop};
 use transposition::Table;
 
 /// How much of the machine a [`Solver`] may use.
@@ -254,8 +254,7 @@ impl Solver {
     ) -> Result<(Bound, u64), Interrupted> {
         let (p, o) = position.relative();
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(alpha + 1, 65));
-        let (v, nodes) =
-            with_kernel!(self, k => self.run(|s| search::pvs(k, s, p, o, alpha, beta)))?;
+        let (v, nodes) = with_kernel!(self, k => self.run(|s| nws::pvs(k, s, p, o, alpha, beta)))?;
         let bound = if v <= alpha {
             Bound::AtMost(v)
         } else if v >= beta {

@@ -4,7 +4,7 @@
 
 use super::kernel::Kernel;
 use super::last::final_value;
-use super::search::{nws, pvs, Search};
+use super::nws::{nws, pvs, Search};
 use crate::engine::board::{flips_at, moves};
 
 /// The moves of `player`: each square index and the position after it,
