@@ -156,6 +156,8 @@ fn man_writes_one_page_per_subcommand() {
             "kifu-analyze.1",
             "kifu-completions.1",
             "kifu-convert.1",
+            "kifu-engine.1",
+            "kifu-eval.1",
             "kifu-explore.1",
             "kifu-formats.1",
             "kifu-man.1",
