@@ -264,5 +264,5 @@ pub fn games(input: Input, source: &SourceArgs, notes: &mut Vec<String>) -> Box<
 /// [`kifu::jobs::excluded`]): any failure to open or read one is a usage
 /// error naming it.
 fn excluded(files: &[String], source: &SourceArgs) -> Result<Excluded> {
-    Ok(kifu::jobs::excluded(&source.inputs(), files).context("--exclude")?)
+    kifu::jobs::excluded(&source.inputs(), files).context("--exclude")
 }
