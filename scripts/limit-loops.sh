@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# The limit loops of SPEC section 5: what a file costs with nothing but the
+# parse and the replay, the yardsticks the whole commands are measured
+# against. A small program built here, in target/peers/limit/, on kifu's
+# engine alone (the library without its default features), with kifu's
+# release profile:
+#   limit ggf FILE        one thread: reads the file 1 MiB at a time, finds
+#                         each record's B[..] and W[..] tags and replays
+#                         them (a pass where the tag says so); prints the
+#                         games, moves and illegal moves it met
+#   limit wthor FILE [T]  T threads (default 2): the 68-byte records of a
+#                         WTHOR file replayed, nothing else
+# Then times `kifu convert big.ggf -o out.csv` against `limit ggf big.ggf`
+# RUNS times each, in turn (medians and ratios, as scripts/peers.sh), unless
+# NOBENCH=1.
+# Usage: scripts/limit-loops.sh [RUNS]   (default 5; KIFU=path times another kifu)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-5}"
+root="$PWD"
+kifu="${KIFU:-$root/target/release/kifu}"
+data=target/bench-data
+dir=target/peers/limit
+scripts/bench-data.sh >/dev/null
+
+mkdir -p "$dir/src"
+cat >"$dir/Cargo.toml" <<EOF
+[package]
+name = "limit"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+kifu = { path = "$root", default-features = false }
+
+[profile.release]
+lto = "thin"
+codegen-units = 1
+
+# Not a member of kifu's package.
+[workspace]
+EOF
+cat >"$dir/src/main.rs" <<'EOF'
+//! The bare loops: parse and replay, nothing else.
+use std::io::Read;
+
+use kifu::{flips, moves, Square};
+
+/// One game's replay from the start: (player, opponent) as bitboards.
+struct Replay {
+    p: u64,
+    o: u64,
+    black_to_move: bool,
+}
+
+impl Replay {
+    fn start() -> Replay {
+        // d5 and e4 black, d4 and e5 white; black moves.
+        Replay { p: (1 << 35) | (1 << 28), o: (1 << 27) | (1 << 36), black_to_move: true }
+    }
+
+    fn swap(&mut self) {
+        std::mem::swap(&mut self.p, &mut self.o);
+        self.black_to_move = !self.black_to_move;
+    }
+
+    /// Plays `square` for black or white; a side without a move passes
+    /// first. False if the move is illegal.
+    fn play(&mut self, black: bool, square: Square) -> bool {
+        if black != self.black_to_move {
+            if moves(self.p, self.o) != 0 {
+                return false;
+            }
+            self.swap();
+        }
+        let bit = square.mask();
+        if (self.p | self.o) & bit != 0 {
+            return false;
+        }
+        let f = flips(self.p, self.o, square);
+        if f == 0 {
+            return false;
+        }
+        let p = self.p | f | bit;
+        self.p = self.o ^ f;
+        self.o = p;
+        self.black_to_move = !self.black_to_move;
+        true
+    }
+}
+
+#[derive(Default)]
+struct Count {
+    games: u64,
+    moves: u64,
+    illegal: u64,
+}
+
+/// Reads GGF's move tags out of `text` (whole records only), returns how
+/// many bytes it used.
+fn ggf_block(text: &[u8], count: &mut Count, game: &mut Option<Replay>) -> usize {
+    let mut i = 0;
+    let mut used = 0;
+    while i + 1 < text.len() {
+        match text[i] {
+            b'(' if text[i + 1] == b';' => {
+                *game = Some(Replay::start());
+                i += 2;
+            }
+            b';' if text[i + 1] == b')' => {
+                if game.take().is_some() {
+                    count.games += 1;
+                }
+                i += 2;
+                used = i;
+            }
+            // A move tag: `B[` or `W[` not inside another tag's name (PB[).
+            c @ (b'B' | b'W') if text[i + 1] == b'[' && (i == 0 || !text[i - 1].is_ascii_uppercase()) => {
+                let Some(end) = text[i + 2..].iter().position(|&b| b == b']') else { break };
+                let value = &text[i + 2..i + 2 + end];
+                if let Some(replay) = game.as_mut() {
+                    match Square::from_ascii(&value[..value.len().min(2)]) {
+                        Some(square) => {
+                            if replay.play(c == b'B', square) {
+                                count.moves += 1;
+                            } else {
+                                count.illegal += 1;
+                            }
+                        }
+                        None => replay.swap(), // PA, pass
+                    }
+                }
+                i += end + 3;
+            }
+            // Any other tag's value is skipped whole.
+            b'[' => match text[i + 1..].iter().position(|&b| b == b']') {
+                Some(end) => i += end + 2,
+                None => break,
+            },
+            _ => i += 1,
+        }
+    }
+    used
+}
+
+fn ggf(path: &str) -> std::io::Result<Count> {
+    let mut file = std::fs::File::open(path)?;
+    let mut buffer = vec![0u8; 1 << 20];
+    let (mut filled, mut count) = (0, Count::default());
+    loop {
+        let n = file.read(&mut buffer[filled..])?;
+        if n == 0 {
+            break;
+        }
+        filled += n;
+        let mut game = None;
+        let used = ggf_block(&buffer[..filled], &mut count, &mut game);
+        buffer.copy_within(used..filled, 0);
+        filled -= used;
+        if filled == buffer.len() {
+            buffer.resize(buffer.len() * 2, 0); // a record longer than the buffer
+        }
+    }
+    Ok(count)
+}
+
+/// WTHOR: 16-byte header, 68-byte records, moves from byte 8 as 10·column+row.
+fn wthor(path: &str, threads: usize) -> std::io::Result<Count> {
+    let bytes = std::fs::read(path)?;
+    let records: Vec<&[u8]> = bytes[16.min(bytes.len())..].chunks_exact(68).collect();
+    let part = records.len().div_ceil(threads.max(1)).max(1);
+    let counts: Vec<Count> = std::thread::scope(|scope| {
+        let handles: Vec<_> = records
+            .chunks(part)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut count = Count::default();
+                    for record in chunk {
+                        let mut replay = Replay::start();
+                        count.games += 1;
+                        for &code in &record[8..] {
+                            let (column, row) = (code % 10, code / 10);
+                            if code == 0 {
+                                break;
+                            }
+                            let square = Square::from_coords(column.wrapping_sub(1), row.wrapping_sub(1));
+                            let black = replay.black_to_move;
+                            let ok = square.is_some_and(|s| {
+                                replay.play(black, s) || {
+                                    // A side without a move passes.
+                                    moves(replay.p, replay.o) == 0 && {
+                                        replay.swap();
+                                        replay.play(!black, s)
+                                    }
+                                }
+                            });
+                            if ok { count.moves += 1 } else { count.illegal += 1; break }
+                        }
+                    }
+                    count
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a replay thread")).collect()
+    });
+    Ok(counts.into_iter().fold(Count::default(), |a, b| Count {
+        games: a.games + b.games,
+        moves: a.moves + b.moves,
+        illegal: a.illegal + b.illegal,
+    }))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let result = match (args.get(1).map(String::as_str), args.get(2)) {
+        (Some("ggf"), Some(path)) => ggf(path),
+        (Some("wthor"), Some(path)) => wthor(path, args.get(3).and_then(|t| t.parse().ok()).unwrap_or(2)),
+        _ => {
+            eprintln!("usage: limit ggf FILE | limit wthor FILE [THREADS]");
+            std::process::exit(2);
+        }
+    };
+    match result {
+        Ok(c) => println!("{} games, {} moves, {} illegal", c.games, c.moves, c.illegal),
+        Err(e) => {
+            eprintln!("limit: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+EOF
+(cd "$dir" && cargo build --release -q)
+limit="$root/$dir/target/release/limit"
+counted=$("$limit" ggf "$data/big.ggf")
+echo "limit ggf: $counted"
+[ "${NOBENCH:-0}" = 1 ] && exit 0
+
+peers=$dir
+times=$dir/times
+games=${counted%% games*}
+# shellcheck source=scripts/peer-timing.sh
+. scripts/peer-timing.sh
+for _ in $(seq "$runs"); do
+  rm -f "$dir/kifu.csv"
+  sync
+  time_run kifu "$kifu" convert --quiet "$data/big.ggf" -o "$dir/kifu.csv"
+  sync
+  time_run peer "$limit" ggf "$data/big.ggf"
+done
+ratios peer 'the one-thread GGF loop'
+rm -f "$dir/kifu.csv"
