@@ -241,7 +241,9 @@ impl Solver {
 
     /// The value of `position` within the window `alpha < value < beta`:
     /// exact inside it, else a bound. A win-loss-draw answer is the
-    /// window `-1, 1`.
+    /// window `-1, 1`. Any window is taken: `alpha` is clamped to
+    /// `-65..=64`, then `beta` to `alpha + 1..=65` (an empty window is the
+    /// null window above `alpha`).
     ///
     /// # Errors
     ///
@@ -253,7 +255,10 @@ impl Solver {
         beta: i32,
     ) -> Result<(Bound, u64), Interrupted> {
         let (p, o) = position.relative();
-        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(alpha + 1, 65));
+        // Beta is clamped above the clamped alpha: the window is never
+        // empty, and never wider than every value.
+        let alpha = alpha.clamp(-65, 64);
+        let beta = beta.clamp(alpha + 1, 65);
         let (v, nodes) = with_kernel!(self, k => self.run(|s| nws::pvs(k, s, p, o, alpha, beta)))?;
         let bound = if v <= alpha {
             Bound::AtMost(v)
