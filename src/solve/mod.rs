@@ -180,16 +180,46 @@ fn square(x: u8) -> Move {
 
 impl Solver {
     /// A solver with a table of the given size.
+    ///
+    /// The search runs in the fastest instruction set this processor has;
+    /// the environment variable `KIFU_SOLVER_KERNEL=plain` keeps it to the
+    /// target's baseline (the same values, slower: for tests and for
+    /// measuring the difference).
     #[must_use]
     pub fn new(options: SolverOptions) -> Solver {
+        let plain = std::env::var_os("KIFU_SOLVER_KERNEL").is_some_and(|k| k == "plain");
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = plain;
         Solver {
             table: Table::new(options.hash_bytes),
             interrupt: None,
             live: AtomicU64::new(0),
             evaluation: options.evaluation,
             #[cfg(target_arch = "x86_64")]
-            modern: kernel::Modern::detect(),
+            modern: kernel::Modern::detect().filter(|_| !plain),
         }
+    }
+
+    /// This solver on the target's baseline instruction set, whatever the
+    /// processor (the tests hold both kernels to the same values).
+    #[cfg(test)]
+    fn plain_kernel(mut self) -> Solver {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.modern = None;
+        }
+        self
+    }
+
+    /// Whether this solver runs the processor-specific kernel.
+    #[cfg(test)]
+    fn runs_modern_kernel(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.modern.is_some()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
     }
 
     /// Stops every search of this solver, returning [`Interrupted`], once

@@ -264,3 +264,105 @@ impl MoveList {
         self.as_slice()[i]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::board::flips;
+    use crate::solve::kernel::Plain;
+    use crate::testkit::Rng;
+    use crate::Square;
+
+    /// Random positions: random discs, the side to move with a move.
+    fn positions(seed: u64, count: usize) -> Vec<(u64, u64)> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let filled = rng.next() | rng.next();
+            let player = filled & rng.next();
+            let opponent = filled & !player;
+            if moves(player, opponent) != 0 {
+                out.push((player, opponent));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_list_holds_every_legal_move_and_its_flips() {
+        for (p, o) in positions(1, 2000) {
+            let legal = moves(p, o);
+            let mut list = MoveList::EMPTY;
+            list.fill(p, o, legal);
+            assert_eq!(list.len(), legal.count_ones() as usize);
+            let mut seen = 0;
+            for m in list.as_slice() {
+                let square = Square::new(m.square).unwrap();
+                assert_eq!(m.flips, flips(p, o, square));
+                assert_ne!(m.flips, 0);
+                seen |= 1 << m.square;
+                let (np, no) = m.next(p, o);
+                assert_eq!(np, o & !m.flips);
+                assert_eq!(no, p | m.flips | 1 << m.square);
+            }
+            assert_eq!(seen, legal);
+        }
+    }
+
+    /// The table's move first, then a wipe-out, then by key, largest
+    /// first; every move once.
+    #[test]
+    fn the_table_move_then_a_wipe_out_come_first() {
+        let w = Weights::builtin();
+        for (i, (p, o)) in positions(2, 500).into_iter().enumerate() {
+            let mut list = MoveList::EMPTY;
+            list.fill(p, o, moves(p, o));
+            let squares: Vec<u8> = list.as_slice().iter().map(|m| m.square).collect();
+            let hint = (i % 2 == 0).then(|| squares[i % squares.len()]);
+            let eval = if i % 3 == 0 { w } else { None };
+            list.order(Plain, p, o, hint, 0b0101, eval);
+            for j in 0..list.len() {
+                list.bring_best(j);
+            }
+            let sorted = list.as_slice();
+            assert!(sorted.windows(2).all(|w| w[0].key >= w[1].key));
+            let mut after: Vec<u8> = sorted.iter().map(|m| m.square).collect();
+            after.sort_unstable();
+            let mut before = squares.clone();
+            before.sort_unstable();
+            assert_eq!(after, before, "every move once");
+            if let Some(h) = hint {
+                assert_eq!(sorted[0].square, h);
+            }
+            let wipe = sorted.iter().position(|m| m.next(p, o).0 == 0);
+            if let Some(at) = wipe {
+                assert!(at <= usize::from(hint.is_some() && hint != Some(sorted[at].square)));
+            }
+        }
+    }
+
+    /// The probe is an alpha-beta search: any window gives the value of a
+    /// full-window search when it lies inside, a bound on the right side
+    /// when not.
+    #[test]
+    fn the_probe_is_alpha_beta() {
+        let Some(w) = Weights::builtin() else {
+            return;
+        };
+        for (p, o) in positions(3, 200) {
+            let mut nodes = 0;
+            let full = probe(Plain, w, p, o, 2, -1 << 20, 1 << 20, &mut nodes);
+            assert!(nodes > 0);
+            for (alpha, beta) in [(full - 1, full + 1), (full, full + 64), (full - 64, full)] {
+                let v = probe(Plain, w, p, o, 2, alpha, beta, &mut nodes);
+                if alpha < full && full < beta {
+                    assert_eq!(v, full);
+                } else if full <= alpha {
+                    assert!(v <= alpha);
+                } else {
+                    assert!(v >= beta);
+                }
+            }
+        }
+    }
+}

@@ -407,6 +407,32 @@ fn the_evaluation_changes_no_value() {
     }
 }
 
+/// The kernel for any processor (no POPCNT, BMI2 or AVX2), forced on a
+/// processor that has them: the same values as the plain minimax.
+#[test]
+fn plain_kernel_agrees_with_minimax() {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::env::var_os("KIFU_SOLVER_KERNEL").is_none()
+    {
+        // Otherwise every other test runs the plain kernel already.
+        assert!(solver().runs_modern_kernel());
+    }
+    let plain = solver().plain_kernel();
+    assert!(!plain.runs_modern_kernel());
+    check_against_minimax_with(&plain, 31, 600, 0..=8);
+    check_against_minimax_with(&plain, 32, 40, 9..=11);
+}
+
+/// The plain kernel on FFO #1–#6 (14–15 empties: the deep search, its
+/// ordering by the evaluation and the table), every listed move.
+#[test]
+fn plain_kernel_on_ffo_1_to_6() {
+    let plain = Solver::new(SolverOptions::with_hash(16 << 20)).plain_kernel();
+    check_obf_with(&plain, "fforum-1-19.obf", 0, 6);
+}
+
 /// `bound` takes any window, however far outside the values or empty
 /// (it once clamped beta against the unclamped alpha: a panic from alpha
 /// 65 up); the answer is always on the right side of the true value.
@@ -480,5 +506,187 @@ fn many_threads_on_a_small_table_keep_every_value() {
         a.sort_by_key(|m| format!("{}", m.mv));
         b.sort_by_key(|m| format!("{}", m.mv));
         assert_eq!(a, b, "{pos}");
+    }
+}
+
+/// Runs `job` on `solver` with its interrupt flag set from another thread
+/// after `delay`: the result, and how long the search ran on after the
+/// flag was set.
+fn interrupted<T: Send>(
+    solver: &mut Solver,
+    delay: std::time::Duration,
+    job: impl FnOnce(&Solver) -> T + Send,
+) -> (T, std::time::Duration) {
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+    let flag = Arc::new(AtomicBool::new(false));
+    solver.set_interrupt(flag.clone());
+    let solver = &*solver;
+    let set_at = std::sync::Mutex::new(None);
+    let out = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(delay);
+            *set_at.lock().unwrap() = Some(Instant::now());
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let out = job(solver);
+        let done = Instant::now();
+        (out, done)
+    });
+    // The flag is set by now (the scope joined the thread).
+    let set = set_at.into_inner().unwrap().expect("the flag was set");
+    let (out, done) = out;
+    (out, done.saturating_duration_since(set))
+}
+
+/// A long solve stopped by its interrupt flag returns `Interrupted` from
+/// every entry point, soon after the flag is set, on one thread and on
+/// several.
+#[test]
+fn an_interrupted_solve_stops_promptly() {
+    use std::time::Duration;
+    let mut rng = Rng::new(61);
+    // 30 empties: minutes, far more than the delay.
+    let pos = loop {
+        let pos = random_position(&mut rng, 30);
+        if pos.legal_moves().count() >= 4 {
+            break pos;
+        }
+    };
+    let delay = Duration::from_millis(50);
+    // A shared machine: generous, but far below the solve itself.
+    let prompt = Duration::from_millis(1500);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut s = solver();
+            let (r, late) = interrupted(&mut s, delay, |s| s.solve(&pos).map(|_| ()));
+            assert_eq!(r, Err(Interrupted), "solve");
+            assert!(late < prompt, "solve ran {late:?} past the flag");
+            let (r, late) = interrupted(&mut s, delay, |s| s.solve_moves(&pos).map(|_| ()));
+            assert_eq!(r, Err(Interrupted), "solve_moves");
+            assert!(late < prompt, "solve_moves ran {late:?} past the flag");
+            let (r, late) = interrupted(&mut s, delay, |s| s.value(&pos, 0).map(|_| ()));
+            assert_eq!(r, Err(Interrupted), "value");
+            assert!(late < prompt, "value ran {late:?} past the flag");
+            let (r, late) = interrupted(&mut s, delay, |s| s.bound(&pos, -1, 1).map(|_| ()));
+            assert_eq!(r, Err(Interrupted), "bound");
+            assert!(late < prompt, "bound ran {late:?} past the flag");
+            let (r, late) = interrupted(&mut s, delay, |s| s.best_moves(&pos, 0).map(|_| ()));
+            assert_eq!(r, Err(Interrupted), "best_moves");
+            assert!(late < prompt, "best_moves ran {late:?} past the flag");
+        });
+    }
+}
+
+/// A search interrupted anywhere leaves nothing wrong behind: whatever
+/// it returned (`Interrupted`, or the answer when it finished first) is
+/// right, and the same solver, its table holding what the stopped search
+/// stored, then finds the values of a fresh solver.
+#[test]
+fn an_interrupted_solve_leaves_the_table_right() {
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+    let fresh = Solver::new(SolverOptions {
+        hash_bytes: 16 << 20,
+        evaluation: false,
+    });
+    let mut rng = Rng::new(71);
+    let mut stopped = 0;
+    for i in 0..12 {
+        let n = 16 + rng.below(4) as u32;
+        let pos = random_position(&mut rng, n);
+        let expected = fresh.solve_moves(&pos).unwrap();
+        let mut s = solver();
+        let delay = Duration::from_millis(1 + i % 4 * 3);
+        let (r, _) = interrupted(&mut s, delay, |s| s.solve_moves(&pos));
+        match r {
+            Ok(got) => assert_eq!(got.value, expected.value, "{pos}"),
+            Err(Interrupted) => stopped += 1,
+        }
+        s.set_interrupt(Arc::new(AtomicBool::new(false)));
+        let again = s.solve_moves(&pos).unwrap();
+        assert_eq!(again.value, expected.value, "{pos}");
+        for m in &expected.moves {
+            assert!(again.moves.contains(m), "{pos}: {m:?}");
+        }
+        let solution = s.solve(&pos).unwrap();
+        assert_eq!(solution.value, expected.value, "{pos}");
+        assert_eq!(play_line(&pos, &solution.line), expected.value, "{pos}");
+    }
+    assert!(stopped > 0, "no search was stopped before its end");
+}
+
+/// Every null-window search (the last four squares, `shallow`, `deep`),
+/// asked at every `alpha` around the value, in both kernels: above the
+/// value it fails low with an upper bound that the value does not
+/// exceed, below it fails high with a lower bound the value reaches.
+#[test]
+fn null_window_searches_bound_the_value_on_the_right_side() {
+    let mut rng = Rng::new(81);
+    for plain in [false, true] {
+        let solver = if plain {
+            solver().plain_kernel()
+        } else {
+            solver()
+        };
+        for _ in 0..150 {
+            let n = 1 + rng.below(11) as u32;
+            let pos = random_position(&mut rng, n);
+            if pos.is_game_over() {
+                continue;
+            }
+            let value = minimax(&pos);
+            let (p, o) = pos.relative();
+            let empties = pos.board().empty().count();
+            for alpha in value - 3..=value + 2 {
+                let alpha = alpha.clamp(-65, 64);
+                let search = |s: &mut nws::Search<'_>| {
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(k) = solver.modern {
+                        return nws::nws(k, s, p, o, alpha, empties);
+                    }
+                    nws::nws(kernel::Plain, s, p, o, alpha, empties)
+                };
+                let (r, _) = solver.run(search).unwrap();
+                if value > alpha {
+                    assert!(alpha < r && r <= value, "{pos} at {alpha}: {r} for {value}");
+                } else {
+                    assert!(
+                        value <= r && r <= alpha,
+                        "{pos} at {alpha}: {r} for {value}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The guess only changes the time: the aspiration finds the same value
+/// from any guess, even one far off or outside the values.
+#[test]
+fn the_value_does_not_depend_on_the_guess() {
+    let mut rng = Rng::new(91);
+    for _ in 0..30 {
+        let n = 6 + rng.below(9) as u32;
+        let pos = random_position(&mut rng, n);
+        let solver = solver();
+        let (value, _) = solver.value(&pos, 0).unwrap();
+        for guess in [-200, -64, -33, -2, 1, 10, 64, 300] {
+            assert_eq!(solver.value(&pos, guess).unwrap().0, value, "{pos}");
+            let fresh = Solver::new(SolverOptions::with_hash(1 << 16));
+            assert_eq!(fresh.value(&pos, guess).unwrap().0, value, "{pos}");
+        }
+        let guessed = solver
+            .solve_with(&pos, Some(value + 20), BestMoves::One)
+            .unwrap();
+        assert_eq!(guessed.value, value);
+        assert_eq!(play_line(&pos, &guessed.line), value, "{pos}");
+        if n <= 10 {
+            assert_eq!(value, minimax(&pos), "{pos}");
+        }
     }
 }
