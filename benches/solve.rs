@@ -8,6 +8,14 @@
 //!   value and every best move, a fresh table each time;
 //! - `ffo/20-27`: positions #20–#27 (6–20 empties), value and one best
 //!   move, the search's nodes per second printed once.
+//!
+//! `KIFU_BENCH_FFO=20-39` (or `1-19`, `40-59`; `KIFU_BENCH_FFO=40-59:10`
+//! for the first ten) skips criterion and solves the file's positions
+//! once each on one thread, value and one best move, a fresh 64 MiB table
+//! for each: per position the nodes and the thread's CPU seconds, then
+//! the totals and nodes per CPU second. Copies of the bench binary built
+//! before and after a change, run alternately, compare the two on a
+//! shared machine (`KIFU_BENCH_ROUNDS=n` repeats the set, medians).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -17,7 +25,8 @@ use kifu::solve::{BestMoves, Solver, SolverOptions};
 use kifu::Position;
 
 mod common;
-use common::corpus;
+use common::{corpus, CpuTime};
+use criterion::measurement::Measurement;
 
 /// The boards of an OBF file.
 fn obf(name: &str) -> Option<Vec<Position>> {
@@ -77,7 +86,73 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// `KIFU_BENCH_FFO`: each position of a set once, nodes and CPU seconds.
+fn ffo_set(spec: &str) {
+    let (set, count) = spec.split_once(':').map_or((spec, usize::MAX), |(s, n)| {
+        (s, n.parse().expect("KIFU_BENCH_FFO=SET:COUNT"))
+    });
+    let Some(positions) = obf(&format!("fforum-{set}.obf")) else {
+        eprintln!("note: fforum-{set}.obf not found; set KIFU_CORPUS");
+        return;
+    };
+    let rounds: usize = std::env::var("KIFU_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
+    let first: usize = set
+        .split('-')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread");
+    let mut totals = Vec::new();
+    for _ in 0..rounds {
+        let (mut nodes, mut cpu) = (0u64, 0f64);
+        for (i, pos) in positions.iter().take(count).enumerate() {
+            let (n, secs, value) = pool.install(|| {
+                let solver = Solver::new(SolverOptions::with_hash(64 << 20));
+                let clock = CpuTime::Thread;
+                let start = clock.start();
+                let s = solver
+                    .solve_with(pos, None, BestMoves::One)
+                    .expect("never interrupted");
+                (s.nodes, clock.end(start).as_secs_f64(), s.value)
+            });
+            println!(
+                "#{:<3} {:>3} {:>14} nodes {:>8.3} s {:>6.1} M nodes/s",
+                first + i,
+                value,
+                n,
+                secs,
+                n as f64 / secs / 1e6
+            );
+            nodes += n;
+            cpu += secs;
+        }
+        println!(
+            "total {nodes} nodes, {cpu:.3} CPU s, {:.2} M nodes/s",
+            nodes as f64 / cpu / 1e6
+        );
+        totals.push((cpu, nodes));
+    }
+    if rounds > 1 {
+        totals.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (cpu, nodes) = totals[rounds / 2];
+        println!(
+            "median {cpu:.3} CPU s, {:.2} M nodes/s",
+            nodes as f64 / cpu / 1e6
+        );
+    }
+}
+
 fn main() {
+    if let Ok(spec) = std::env::var("KIFU_BENCH_FFO") {
+        ffo_set(&spec);
+        return;
+    }
     let mut c = Criterion::default().configure_from_args();
     bench(&mut c);
     c.final_summary();
