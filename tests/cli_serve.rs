@@ -1,12 +1,15 @@
-//! `kifu serve` over HTTP on 127.0.0.1 (SPEC section 11): the API's
-//! answers against the command line's (`explore --format json`, `explore
-//! --games`, `convert --to jsonl`), every bad parameter a 400 naming it,
-//! 8 clients at once, malformed requests, the host check, Ctrl-C.
+//! `kifu serve` over HTTP on 127.0.0.1 (SPEC sections 11 and 13): the
+//! API's answers against the command line's (`explore --format json`,
+//! `explore --games`, `convert --to jsonl`), every bad parameter a 400
+//! naming it, 8 clients at once, malformed requests, the host check,
+//! Ctrl-C; and hostile clients: a flood of slow ones, more connections
+//! than allowed, Ctrl-C with slow clients connected, every refusal a JSON
+//! body with the security headers.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::support::{corpus, kifu};
 
@@ -148,7 +151,9 @@ fn explore_and_games_answer_as_the_command_line() {
     let Some(files) = wthor(&["1980", "2004", "2019"]) else {
         return;
     };
-    let server = Server::start(&files.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
+    args.push("--show-paths");
+    let server = Server::start(&args);
     let cases: [(&str, &[&str]); 8] = [
         ("", &[]),
         ("moves=f5d6c3d3c4", &["--moves", "f5d6c3d3c4"]),
@@ -208,7 +213,7 @@ fn a_game_is_its_json_lines_object() {
         "fixtures/obf/positions.obf",
         "fixtures/wthor/SAMPLE.wtb",
     ];
-    let server = Server::start(&files);
+    let server = Server::start(&[&files[..], &["--show-paths"]].concat());
     let mut checked = 0;
     for file in files {
         let out = kifu()
@@ -300,8 +305,7 @@ fn every_bad_parameter_is_a_400_naming_it() {
         (400, Some("player"))
     );
     // Not found: a game past the end, a page, a file that is no asset.
-    let (status, body) =
-        server.get("/api/game?source=fixtures%2Ftranscripts%2Fexample.txt&index=7");
+    let (status, body) = server.get("/api/game?source=example.txt&index=7");
     assert_eq!(
         (status, json(&body)["parameter"].as_str()),
         (404, Some("index"))
@@ -461,4 +465,332 @@ fn a_port_in_use_is_an_error_naming_it() {
         stderr.contains(&format!("cannot listen on 127.0.0.1:{port}")),
         "{stderr}"
     );
+}
+
+/// Reads an answer's head and JSON body from `stream` until the server
+/// closes it: `(status, head, body)`.
+fn answer(stream: &mut TcpStream) -> (u16, String, serde_json::Value) {
+    let mut bytes = Vec::new();
+    let _ = stream.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no answer: {text:?}"));
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, head.to_ascii_lowercase(), json(body))
+}
+
+/// Every answer carries these, the server's own refusals included.
+fn assert_guarded(head: &str) {
+    for header in [
+        "content-type: application/json",
+        "x-content-type-options: nosniff",
+        "content-security-policy: default-src 'self'",
+        "referrer-policy: no-referrer",
+    ] {
+        assert!(head.contains(header), "{header} missing: {head}");
+    }
+}
+
+/// Opens `n` connections that each send the start of a request head and
+/// nothing more.
+fn slow_clients(address: &str, n: usize) -> Vec<TcpStream> {
+    (0..n)
+        .map(|_| {
+            let mut s = TcpStream::connect(address).expect("a slow client connects");
+            s.write_all(b"G").unwrap();
+            s
+        })
+        .collect()
+}
+
+/// `GET /api/info` on a fresh connection: its status and how long the
+/// answer took.
+fn timed_info(server: &Server) -> (u16, Duration) {
+    let started = Instant::now();
+    let (status, _) = server.get("/api/info");
+    (status, started.elapsed())
+}
+
+#[test]
+fn a_flood_of_slow_clients_neither_holds_it_nor_stays_connected() {
+    let server = Server::start(&["fixtures/transcripts/example.txt", "--header-timeout", "3"]);
+    let mut slow = slow_clients(&server.address, 300);
+    let flooded = Instant::now();
+    // They dribble a byte every half second; a fresh client is answered
+    // at once meanwhile.
+    let mut answered = Vec::new();
+    for round in 0..4 {
+        for s in &mut slow {
+            let _ = s.write_all(b"E");
+        }
+        let (status, took) = timed_info(&server);
+        assert_eq!(status, 200, "round {round}");
+        answered.push(took);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    for (round, took) in answered.iter().enumerate() {
+        assert!(
+            *took < Duration::from_secs(1),
+            "round {round}: a fresh client waited {took:?} among 300 slow ones"
+        );
+    }
+    // Dribbling does not move the deadline: each slow client is closed
+    // once its head took the header timeout, with a 408.
+    for s in &mut slow {
+        let left = Duration::from_secs(15).saturating_sub(flooded.elapsed());
+        s.set_read_timeout(Some(left.max(Duration::from_millis(1))))
+            .unwrap();
+        let (status, head, body) = answer(s);
+        assert_eq!(status, 408, "{body}");
+        assert_guarded(&head);
+        assert!(body["error"].as_str().unwrap().contains("--header-timeout"));
+    }
+    assert!(
+        flooded.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        flooded.elapsed()
+    );
+    // A connection that sends nothing is closed too, without an answer.
+    let mut silent = TcpStream::connect(&server.address).unwrap();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    let mut bytes = Vec::new();
+    let started = Instant::now();
+    assert_eq!(silent.read_to_end(&mut bytes).ok(), Some(0));
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn over_the_connection_limit_the_answer_is_503_at_once() {
+    let server = Server::start(&["fixtures/transcripts/example.txt", "--max-connections", "4"]);
+    let held = slow_clients(&server.address, 4);
+    // Let the server take the four before the fifth comes.
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let mut extra = TcpStream::connect(&server.address).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    extra
+        .write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .unwrap();
+    let (status, head, body) = answer(&mut extra);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(status, 503, "{body}");
+    assert_guarded(&head);
+    assert!(head.contains("retry-after: 1"), "{head}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("busy: 4 connections are open"),
+        "{body}"
+    );
+    // One of them gone, a new client is served again.
+    drop(held);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.get("/api/info").0 != 200 {
+        assert!(Instant::now() < deadline, "still refused");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn ctrl_c_stops_it_within_seconds_with_slow_clients_connected() {
+    let mut server = Server::start(&["fixtures/transcripts/example.txt"]);
+    let _slow = slow_clients(&server.address, 100);
+    // And connections kept open after an answer.
+    let mut kept: Vec<TcpStream> = (0..10)
+        .map(|_| {
+            let mut s = TcpStream::connect(&server.address).unwrap();
+            s.write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                .unwrap();
+            s
+        })
+        .collect();
+    for s in &mut kept {
+        let mut first = [0; 12];
+        s.read_exact(&mut first).unwrap();
+        assert_eq!(&first, b"HTTP/1.1 200");
+    }
+    let pid = server.child.id().to_string();
+    let started = Instant::now();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = server.child.wait().unwrap();
+    let took = started.elapsed();
+    assert_eq!(status.code(), Some(0));
+    // The header timeout is 10 s, the grace for answers under way 3 s:
+    // none was under way, so it stops well before either.
+    assert!(took < Duration::from_secs(3), "stopping took {took:?}");
+}
+
+#[test]
+fn every_refusal_is_json_with_the_security_headers() {
+    let server = Server::start(&["fixtures/transcripts/example.txt"]);
+    let host = &server.address;
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (
+            format!("POST /api/info HTTP/1.1\r\nHost: {host}\r\nContent-Length: 3\r\n\r\nabc").into_bytes(),
+            405,
+            "GET and HEAD only",
+        ),
+        (
+            format!("DELETE / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").into_bytes(),
+            405,
+            "GET and HEAD only",
+        ),
+        (
+            format!("GET /api/info?{} HTTP/1.1\r\nHost: {host}\r\n\r\n", "a".repeat(9000)).into_bytes(),
+            414,
+            "target is over 8192 bytes",
+        ),
+        (
+            format!("GET /api/info HTTP/1.1\r\nHost: {host}\r\nCookie: {}\r\n\r\n", "a".repeat(40_000)).into_bytes(),
+            431,
+            "head is over 32768 bytes",
+        ),
+        (
+            format!("GET /api/info HTTP/1.1\r\nHost: {host}\r\n{}\r\n", "X-A: b\r\n".repeat(101)).into_bytes(),
+            431,
+            "over 100 header fields",
+        ),
+        (
+            format!("GET /api/info HTTP/1.1\r\nHost: {host}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n").into_bytes(),
+            413,
+            "no body",
+        ),
+        (b"GARBAGE\r\n\r\n".to_vec(), 400, "not an HTTP/1 request"),
+        (
+            b"GET /api/info HTTP/9.9\r\n\r\n".to_vec(),
+            400,
+            "not an HTTP/1 request",
+        ),
+        (
+            b"GET /api/info HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n".to_vec(),
+            403,
+            "not \"evil.example\"",
+        ),
+        (
+            format!("GET /nothing HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").into_bytes(),
+            404,
+            "no such page",
+        ),
+    ];
+    for (request, status, says) in cases {
+        let mut stream = TcpStream::connect(&server.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        stream.write_all(&request).unwrap();
+        let shown = String::from_utf8_lossy(&request[..request.len().min(40)]).into_owned();
+        let (got, head, body) = answer(&mut stream);
+        assert_eq!(got, status, "{shown}: {body}");
+        assert_guarded(&head);
+        assert!(
+            body["error"].as_str().unwrap().contains(says),
+            "{shown}: {body}"
+        );
+        if status == 405 {
+            assert!(head.contains("allow: get,head"), "{head}");
+        }
+    }
+    // Answers before a refused request on the same connection are whole.
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let info = format!("GET /api/info HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    stream
+        .write_all(format!("{info}{info}GARBAGE\r\n\r\n").as_bytes())
+        .unwrap();
+    let mut all = String::new();
+    let _ = stream.read_to_string(&mut all);
+    assert_eq!(all.matches("HTTP/1.1 200 OK").count(), 2, "{all}");
+    assert_eq!(all.matches("\"games\":6").count(), 2, "{all}");
+    assert!(all.contains("HTTP/1.1 400 Bad Request"), "{all}");
+}
+
+#[test]
+fn allowed_host_names_pass_the_host_check() {
+    let server = Server::start(&[
+        "fixtures/transcripts/example.txt",
+        "--allow-host",
+        "games.example.org,Kifu.Club",
+        "--allow-host",
+        "othello.local",
+    ]);
+    for host in [
+        "games.example.org",
+        "kifu.club:8064",
+        "OTHELLO.local",
+        "localhost",
+    ] {
+        assert_eq!(server.get_as("/api/info", host).0, 200, "{host}");
+    }
+    for host in ["example.org", "evil.games.example.org", "10.1.2.3"] {
+        let (status, body) = server.get_as("/api/info", host);
+        assert_eq!(status, 403, "{host}: {body}");
+        assert!(
+            body.contains("games.example.org, kifu.club, othello.local"),
+            "{body}"
+        );
+    }
+    for bad in [
+        "games.example.org:80",
+        "http://games.example.org",
+        "*.example.org",
+        "",
+    ] {
+        let out = kifu()
+            .args([
+                "serve",
+                "fixtures/transcripts/example.txt",
+                "--allow-host",
+                bad,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("not a host name"), "{bad}: {stderr}");
+    }
+}
+
+#[test]
+fn files_are_named_by_file_name_unless_paths_are_asked() {
+    let files = [
+        "fixtures/transcripts/example.txt",
+        "fixtures/wthor/SAMPLE.wtb",
+    ];
+    let server = Server::start(&files);
+    let info = json(&server.get("/api/info").1);
+    assert_eq!(
+        info["sources"],
+        serde_json::json!(["example.txt", "SAMPLE.wtb"])
+    );
+    let page = json(&server.get("/api/games?limit=1000").1);
+    assert!(page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|g| !g["source"].as_str().unwrap().contains('/')));
+    let (status, body) = server.get("/api/game?source=SAMPLE.wtb&index=1");
+    assert_eq!(status, 200, "{body}");
+    assert!(!body.contains("fixtures/"), "{body}");
+    let (status, _) = server.get("/api/game?source=fixtures%2Fwthor%2FSAMPLE.wtb&index=1");
+    assert_eq!(status, 400);
+    drop(server);
+    let server = Server::start(&[&files[..], &["--show-paths"]].concat());
+    let info = json(&server.get("/api/info").1);
+    assert_eq!(info["sources"], serde_json::json!(files));
 }

@@ -44,23 +44,41 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// Its status.
+    pub fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    /// Its body: `{"error": …, "parameter": …}` and a line end.
+    pub fn body(&self) -> String {
         #[derive(Serialize)]
-        struct Body {
+        struct Body<'a> {
             error: String,
             #[serde(skip_serializing_if = "Option::is_none")]
-            parameter: Option<String>,
+            parameter: Option<&'a str>,
         }
         let body = Body {
             error: match &self.parameter {
                 Some(p) => format!("{p}: {}", self.message),
-                None => self.message,
+                None => self.message.clone(),
             },
-            parameter: self.parameter,
+            parameter: self.parameter.as_deref(),
         };
-        let text = serde_json::to_string(&body).unwrap_or_default() + "\n";
-        (self.status, json_headers(), text).into_response()
+        serde_json::to_string(&body).unwrap_or_default() + "\n"
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, json_headers(), self.body()).into_response();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            // Busy or slow for now: a client may try again.
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 
@@ -76,26 +94,56 @@ fn json(text: String) -> Response {
     (StatusCode::OK, json_headers(), text).into_response()
 }
 
-/// Runs a lookup on the blocking pool once a slot is free.
-async fn lookup<T, F>(app: &Arc<App>, work: F) -> Result<T, ApiError>
+/// A lookup let in ([`admit`]): it may wait for a slot. The permit is
+/// only held, until the lookup ends.
+pub struct Admitted(#[allow(dead_code)] tokio::sync::OwnedSemaphorePermit);
+
+/// Lets a lookup in, or answers 503 at once when [`super::LOOKUPS`] run
+/// and [`super::QUEUED`] wait already: the work waiting stays bounded,
+/// and a client is told at once rather than left waiting.
+fn admit(app: &Arc<App>) -> Result<Admitted, ApiError> {
+    Arc::clone(&app.admitted)
+        .try_acquire_owned()
+        .map(Admitted)
+        .map_err(|_| {
+            ApiError::status(
+                StatusCode::SERVICE_UNAVAILABLE,
+                None,
+                format!(
+                    "busy: {} lookups under way and {} waiting; try again in a moment",
+                    super::LOOKUPS,
+                    super::QUEUED
+                ),
+            )
+        })
+}
+
+/// Runs a lookup on the blocking pool once a slot is free. The slot is
+/// held until the work ends, even when the request that asked for it
+/// gave up (its time limit): the work under way stays bounded.
+async fn lookup<T, F>(app: &Arc<App>, admitted: Admitted, work: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&App) -> T + Send + 'static,
 {
-    let _slot =
-        app.lookups.acquire().await.map_err(|_| {
-            ApiError::status(StatusCode::SERVICE_UNAVAILABLE, None, "stopping".into())
-        })?;
-    let app = Arc::clone(app);
-    tokio::task::spawn_blocking(move || work(&app))
+    let slot = Arc::clone(&app.lookups)
+        .acquire_owned()
         .await
-        .map_err(|_| {
-            ApiError::status(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                None,
-                "the lookup failed".into(),
-            )
-        })
+        .map_err(|_| ApiError::status(StatusCode::SERVICE_UNAVAILABLE, None, "stopping".into()))?;
+    let app = Arc::clone(app);
+    tokio::task::spawn_blocking(move || {
+        let answer = work(&app);
+        drop((slot, admitted));
+        answer
+    })
+    .await
+    .map_err(|_| {
+        ApiError::status(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            None,
+            "the lookup failed".into(),
+        )
+    })
 }
 
 /// The games that reached the asked position under the asked filters,
@@ -133,9 +181,29 @@ async fn cached(
             }
         }
     };
-    cell.get_or_try_init(|| lookup(app, move |app| Arc::new(app.db.lookup(&query, &filter))))
+    if let Some(found) = cell.get() {
+        return Ok(Arc::clone(found));
+    }
+    let admitted = admit(app)?;
+    // On a task of its own: a request that gives up (its time limit)
+    // leaves the lookup to finish into the cache, for the next one.
+    let app = Arc::clone(app);
+    let work = async move {
+        cell.get_or_try_init(|| {
+            lookup(&app, admitted, move |app| {
+                Arc::new(app.db.lookup(&query, &filter))
+            })
+        })
         .await
         .cloned()
+    };
+    tokio::spawn(work).await.unwrap_or_else(|_| {
+        Err(ApiError::status(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            None,
+            "the lookup failed".into(),
+        ))
+    })
 }
 
 fn known(extra: &[&'static str]) -> Vec<&'static str> {
@@ -203,7 +271,8 @@ pub async fn game(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Respo
                 format!("{source:?} is not one of the loaded files"),
             ));
         }
-        let line = lookup(&app, move |app| {
+        let admitted = admit(&app)?;
+        let line = lookup(&app, admitted, move |app| {
             app.db.game_json(&source, index).map(|l| (l, source))
         })
         .await?;

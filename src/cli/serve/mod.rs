@@ -9,12 +9,15 @@
 //! request, and nothing is ever written.
 
 mod api;
+mod net;
 mod pages;
 mod params;
 
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use axum::routing::get;
@@ -32,14 +35,17 @@ use super::{output, report};
 /// open one.
 ///
 /// Reads the files once (any format; the filters choose the games) and
-/// serves a local page and a JSON API (the README documents it) until
-/// Ctrl-C. It listens on 127.0.0.1 only, unless --bind says otherwise; it
-/// never writes a file and reads no other file than those given.
+/// serves a local page and a JSON API (docs/serve.md documents it) until
+/// Ctrl-C. It listens on 127.0.0.1 only, unless --bind says otherwise;
+/// it answers only requests that name it by localhost, an address or a
+/// name of --allow-host; it never writes a file and reads no other file
+/// than those given. Slow or too many clients are cut off by the limits
+/// below (a 503 with a JSON error when over them).
 ///
 /// Examples:
 ///   kifu serve WTH_*.wtb
 ///   kifu serve WTH_*.wtb --port 8080 --year 2000..2025
-///   kifu serve games.pgn --bind 0.0.0.0
+///   kifu serve games.pgn --bind 0.0.0.0 --allow-host games.example.org
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -52,6 +58,47 @@ pub struct Args {
     #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
 
+    /// A host name clients reach the server by (their requests' Host),
+    /// besides localhost and addresses; repeat it, or separate names by
+    /// commas. Requests naming anything else are refused (403), so that a
+    /// page of another site cannot make its own name lead here (DNS
+    /// rebinding). Behind a reverse proxy that passes the Host on: the
+    /// site's name.
+    #[arg(
+        long = "allow-host",
+        value_name = "NAME",
+        value_delimiter = ',',
+        value_parser = pages::host_name
+    )]
+    allow_host: Vec<String>,
+
+    /// Name the files in the API as given on the command line, folders
+    /// included (default: by file name only, so that the answers do not
+    /// show this machine's folders).
+    #[arg(long)]
+    show_paths: bool,
+
+    /// Connections open at once; one more is answered 503 at once.
+    #[arg(long, value_name = "N", default_value_t = 512,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections: u32,
+
+    /// Seconds a client has to send a whole request head, from its
+    /// connection or from the previous answer on it (a connection kept
+    /// open in between is closed then).
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds)]
+    header_timeout: Duration,
+
+    /// Seconds an answer may wait for the client to read it before the
+    /// connection is closed.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
+    idle_timeout: Duration,
+
+    /// Seconds a request may take to be answered; past them the answer is
+    /// a 503 (the lookup goes on, and is kept for the next request).
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
+    request_timeout: Duration,
+
     /// Load each game once: leave out games whose moves repeat an earlier
     /// game's, turned or mirrored or not.
     #[arg(long)]
@@ -61,17 +108,60 @@ pub struct Args {
     input: InputArgs,
 }
 
+/// A number of seconds: more than 0, at most a day; decimals allowed.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(value > 0.0 && value <= 86_400.0) {
+        return Err(format!(
+            "{text}: give more than 0 and at most 86400 seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
 /// What every request shares: the games, and the slots for lookups.
 pub struct App {
     db: Database,
     /// Lookups running at once; more wait for a slot.
-    lookups: tokio::sync::Semaphore,
-    /// Whether requests must name this machine (a loopback address) in
-    /// their `Host`: a page of another site cannot then reach the API
-    /// through a name that leads here.
-    loopback_only: bool,
+    lookups: Arc<tokio::sync::Semaphore>,
+    /// Lookups running or waiting; more are answered 503 at once.
+    admitted: Arc<tokio::sync::Semaphore>,
+    /// The names requests may give in their `Host`.
+    hosts: pages::Hosts,
+    /// The time a request may take (`--request-timeout`).
+    request_timeout: Duration,
     /// The last lookups, most recent last ([`api`]'s `cached`).
     cache: std::sync::Mutex<std::collections::VecDeque<(String, CachedLookup)>>,
+}
+
+impl App {
+    fn new(db: Database, hosts: pages::Hosts, request_timeout: Duration) -> Arc<App> {
+        Arc::new(App {
+            db,
+            lookups: Arc::new(tokio::sync::Semaphore::new(LOOKUPS)),
+            admitted: Arc::new(tokio::sync::Semaphore::new(LOOKUPS + QUEUED)),
+            hosts,
+            request_timeout,
+            cache: std::sync::Mutex::new(std::collections::VecDeque::new()),
+        })
+    }
+}
+
+/// `routes` with what every request goes through: a JSON 404 and 405,
+/// the `Host` check, the time limit and the security headers
+/// ([`pages::guard`]).
+fn guarded(routes: Router<Arc<App>>, app: Arc<App>) -> Router {
+    routes
+        .fallback(pages::not_found)
+        .method_not_allowed_fallback(pages::method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            pages::guard,
+        ))
+        .with_state(app)
 }
 
 /// A lookup being made or made.
@@ -85,9 +175,51 @@ const CACHED: usize = 8;
 /// the memory of those that wait.
 const LOOKUPS: usize = 16;
 
+/// Lookups that may wait for a slot; more are answered 503 at once.
+const QUEUED: usize = 64;
+
+/// How each input is named in the API: as given with `--show-paths`,
+/// else by its file name, with as many of its folders as tell it apart
+/// from another input of the same file name.
+fn shown_names(files: &[String], show_paths: bool) -> HashMap<String, String> {
+    let parts = |file: &str| -> Vec<String> {
+        Path::new(file)
+            .components()
+            .filter_map(|c| match c {
+                std::path::Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut distinct: Vec<&String> = files.iter().collect();
+    distinct.sort();
+    distinct.dedup();
+    let all: Vec<Vec<String>> = distinct.iter().map(|f| parts(f)).collect();
+    let tail = |p: &[String], n: usize| p[p.len().saturating_sub(n)..].join("/");
+    let mut names = HashMap::new();
+    for (file, mine) in distinct.iter().zip(&all) {
+        let name = if show_paths || mine.is_empty() {
+            (*file).clone()
+        } else {
+            let mut n = 1;
+            while n < mine.len()
+                && all
+                    .iter()
+                    .any(|other| other != mine && tail(other, n) == tail(mine, n))
+            {
+                n += 1;
+            }
+            tail(mine, n)
+        };
+        names.insert((*file).clone(), name);
+    }
+    names
+}
+
 /// Reads every input into a database.
 fn load(args: &Args) -> Result<(Database, super::run::Totals)> {
     let selection = args.input.selection(true)?;
+    let names = shown_names(&args.input.files(), args.show_paths);
     let mut db = Database::new();
     let mut current: Option<(String, u64)> = None;
     let mut source = 0;
@@ -107,7 +239,7 @@ fn load(args: &Args) -> Result<(Database, super::run::Totals)> {
             // A new input, or the same file named twice: its own source.
             let same = matches!(&current, Some((n, last)) if *n == name && *last < index);
             if !same {
-                source = db.add_source(&name);
+                source = db.add_source(names.get(&name).unwrap_or(&name));
             }
             current = Some((name, index));
             db.push(source, game);
@@ -137,44 +269,58 @@ pub fn run(args: Args) -> Result<Outcome> {
         .block_on(tokio::net::TcpListener::bind(address))
         .with_context(|| format!("cannot listen on {address} (another port: --port)"))?;
     let bound = listener.local_addr().unwrap_or(address);
-    if !args.bind.is_loopback() {
+    let loopback = args.bind.is_loopback();
+    if !loopback {
         eprintln!(
             "kifu: warning: listening on {bound}, not on a loopback address: \
              anyone who can reach this machine can read the games"
         );
+        if args.allow_host.is_empty() {
+            eprintln!(
+                "kifu: note: requests are answered when they name this machine by \
+                 an address; a host name must be given by --allow-host NAME"
+            );
+        }
     }
+    let wanted = args.max_connections as usize;
+    let (max_connections, files) = net::connections_allowed(wanted);
+    if max_connections < wanted {
+        eprintln!(
+            "kifu: warning: at most {max_connections} connections at once, not {wanted}: \
+             {} files may be open (ulimit -n)",
+            files.unwrap_or(0)
+        );
+    }
+    let limits = net::Limits {
+        max_connections,
+        header_timeout: args.header_timeout,
+        idle_timeout: args.idle_timeout,
+    };
     let games = db.len();
     let heap = db.heap_bytes();
-    let app = Arc::new(App {
-        db,
-        lookups: tokio::sync::Semaphore::new(LOOKUPS),
-        loopback_only: args.bind.is_loopback(),
-        cache: std::sync::Mutex::new(std::collections::VecDeque::new()),
-    });
-    let router = Router::new()
+    let hosts = pages::Hosts {
+        loopback,
+        names: args.allow_host.clone(),
+    };
+    let app = App::new(db, hosts, args.request_timeout);
+    let routes = Router::new()
         .route("/", get(pages::browser))
         .route("/view", get(pages::viewer))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/explore", get(api::explore))
         .route("/api/games", get(api::games))
         .route("/api/game", get(api::game))
-        .route("/api/info", get(api::info))
-        .fallback(pages::not_found)
-        .layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&app),
-            pages::guard,
-        ))
-        .with_state(app);
-    let stop = Arc::new(tokio::sync::Notify::new());
+        .route("/api/info", get(api::info));
+    let router = guarded(routes, app);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
     {
-        let stop = Arc::clone(&stop);
         let count = std::sync::atomic::AtomicU32::new(0);
         output::on_interrupt(move || {
             if count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 0 {
-                // A second Ctrl-C while requests finish: stop now.
+                // A second Ctrl-C while answers finish: stop now.
                 std::process::exit(130);
             }
-            stop.notify_one();
+            stop.send_replace(true);
         });
     }
     eprintln!(
@@ -182,11 +328,44 @@ pub fn run(args: Args) -> Result<Outcome> {
         loaded.as_secs_f64(),
         heap.div_ceil(1 << 20)
     );
-    runtime.block_on(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move { stop.notified().await })
-            .await
-    })?;
+    runtime.block_on(net::serve(listener, router, limits, stopped));
+    // Lookups still running on the blocking pool are left to the exit.
+    runtime.shutdown_background();
     eprintln!("kifu: stopped");
     Ok(Outcome::Valid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{seconds, shown_names};
+
+    #[test]
+    fn inputs_are_shown_by_file_name_unless_paths_are_asked() {
+        let files: Vec<String> = [
+            "../corpus/wthor/WTH_2004.wtb",
+            "/home/me/games/a.pgn",
+            "backup/games/a.pgn",
+            "b.txt",
+            "-",
+        ]
+        .map(String::from)
+        .to_vec();
+        let names = shown_names(&files, false);
+        let name = |f: &str| names[f].as_str();
+        assert_eq!(name("../corpus/wthor/WTH_2004.wtb"), "WTH_2004.wtb");
+        assert_eq!(name("/home/me/games/a.pgn"), "me/games/a.pgn");
+        assert_eq!(name("backup/games/a.pgn"), "backup/games/a.pgn");
+        assert_eq!(name("b.txt"), "b.txt");
+        assert_eq!(name("-"), "-");
+        let paths = shown_names(&files, true);
+        assert!(files.iter().all(|f| paths[f] == *f));
+    }
+
+    #[test]
+    fn timeouts_are_seconds_over_zero() {
+        assert_eq!(seconds("2.5").unwrap().as_millis(), 2500);
+        for bad in ["0", "-1", "ten", "NaN", "inf", "100000"] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+    }
 }
