@@ -43,8 +43,119 @@ const NO_MOVE: u64 = 0xff;
 
 /// A fixed-size transposition table.
 pub(super) struct Table {
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     date: AtomicU64,
+}
+
+/// The table's zeroed array of buckets, allocated once.
+///
+/// On Linux a table of 2 MiB or more is mapped from the system directly:
+/// its pages are zero and not resident until touched (a short search
+/// stays small), and asked to be huge pages (2 MiB): a probe lands
+/// anywhere in the table, and with 4 KiB pages nearly every one also
+/// missed the TLB, a page walk beside the cache miss. Elsewhere, and for
+/// small tables, the allocator's zeroed memory.
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+    mapped: bool,
+}
+
+// SAFETY: `Buckets` owns its array as a `Box<[Bucket]>` would, and
+// `Bucket` (atomics only) is `Send` and `Sync`.
+unsafe impl Send for Buckets {}
+// SAFETY: as above.
+unsafe impl Sync for Buckets {}
+
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod os {
+    use std::ffi::c_void;
+    pub const PROT_READ_WRITE: i32 = 0x1 | 0x2;
+    pub const MAP_PRIVATE_ANONYMOUS: i32 = 0x02 | 0x20;
+    pub const MADV_HUGEPAGE: i32 = 14;
+    extern "C" {
+        pub fn mmap(addr: *mut c_void, len: usize, prot: i32, flags: i32, fd: i32, off: i64)
+            -> *mut c_void;
+        pub fn munmap(addr: *mut c_void, len: usize) -> i32;
+        pub fn madvise(addr: *mut c_void, len: usize, advice: i32) -> i32;
+    }
+}
+
+impl Buckets {
+    fn new(n: usize) -> Buckets {
+        let layout = std::alloc::Layout::array::<Bucket>(n)
+            .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
+        let n = layout.size() / std::mem::size_of::<Bucket>();
+        #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+        if layout.size() >= 2 << 20 {
+            // SAFETY: an anonymous private mapping of `layout.size()`
+            // bytes, read-write: zeroed, page-aligned (so 64-byte aligned),
+            // ours alone; unmapped in `drop` with the same length.
+            // `madvise` changes no content; its failure is ignored.
+            unsafe {
+                let raw = os::mmap(
+                    std::ptr::null_mut(),
+                    layout.size(),
+                    os::PROT_READ_WRITE,
+                    os::MAP_PRIVATE_ANONYMOUS,
+                    -1,
+                    0,
+                );
+                // MAP_FAILED is -1; fall back to the allocator.
+                if raw as isize != -1 && !raw.is_null() {
+                    os::madvise(raw, layout.size(), os::MADV_HUGEPAGE);
+                    return Buckets {
+                        ptr: std::ptr::NonNull::new_unchecked(raw.cast()),
+                        len: n,
+                        mapped: true,
+                    };
+                }
+            }
+        }
+        // SAFETY: the layout is non-empty (`n` ≥ 1 buckets of 64 bytes); a
+        // zeroed `Bucket` is a valid one (atomics of zero: no position,
+        // version 0); `drop` frees it with this layout.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
+            std::alloc::handle_alloc_error(layout);
+        };
+        Buckets {
+            ptr,
+            len: n,
+            mapped: false,
+        }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    #[inline(always)]
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `len` zeroed (valid) buckets from `ptr`, owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        let size = self.len * std::mem::size_of::<Bucket>();
+        #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+        if self.mapped {
+            // SAFETY: the mapping made in `new`, of this length.
+            unsafe {
+                os::munmap(self.ptr.as_ptr().cast(), size);
+            }
+            return;
+        }
+        let _ = self.mapped;
+        // SAFETY: allocated in `new` with this layout (the same `len`).
+        unsafe {
+            std::alloc::dealloc(
+                self.ptr.as_ptr().cast(),
+                std::alloc::Layout::from_size_align_unchecked(size, std::mem::align_of::<Bucket>()),
+            );
+        }
+    }
 }
 
 fn pack(entry: Entry, cost: u32, date: u64) -> u64 {
@@ -68,22 +179,7 @@ impl Table {
     /// A table of about `bytes` bytes (at least one bucket).
     pub fn new(bytes: usize) -> Table {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        // Zeroed memory (fresh pages from the system for a big table, not
-        // resident until touched, so a short search stays small).
-        let layout = std::alloc::Layout::array::<Bucket>(n)
-            .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
-        let n = layout.size() / std::mem::size_of::<Bucket>();
-        // SAFETY: the layout is non-empty (`n` ≥ 1 buckets of 64 bytes); a
-        // zeroed `Bucket` is a valid one (atomics of zero: no position,
-        // version 0); the box frees it with the layout of `[Bucket]` of
-        // length `n`, which is this one.
-        let buckets = unsafe {
-            let raw = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
-            if raw.is_null() {
-                std::alloc::handle_alloc_error(layout);
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, n))
-        };
+        let buckets = Buckets::new(n);
         Table {
             buckets,
             date: AtomicU64::new(0),
