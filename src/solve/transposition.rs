@@ -67,15 +67,24 @@ unsafe impl Send for Buckets {}
 // SAFETY: as above.
 unsafe impl Sync for Buckets {}
 
-#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod os {
     use std::ffi::c_void;
     pub const PROT_READ_WRITE: i32 = 0x1 | 0x2;
     pub const MAP_PRIVATE_ANONYMOUS: i32 = 0x02 | 0x20;
     pub const MADV_HUGEPAGE: i32 = 14;
     extern "C" {
-        pub fn mmap(addr: *mut c_void, len: usize, prot: i32, flags: i32, fd: i32, off: i64)
-            -> *mut c_void;
+        pub fn mmap(
+            addr: *mut c_void,
+            len: usize,
+            prot: i32,
+            flags: i32,
+            fd: i32,
+            off: i64,
+        ) -> *mut c_void;
         pub fn munmap(addr: *mut c_void, len: usize) -> i32;
         pub fn madvise(addr: *mut c_void, len: usize, advice: i32) -> i32;
     }
@@ -86,7 +95,10 @@ impl Buckets {
         let layout = std::alloc::Layout::array::<Bucket>(n)
             .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
         let n = layout.size() / std::mem::size_of::<Bucket>();
-        #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+        #[cfg(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        ))]
         if layout.size() >= 2 << 20 {
             // SAFETY: an anonymous private mapping of `layout.size()`
             // bytes, read-write: zeroed, page-aligned (so 64-byte aligned),
@@ -139,7 +151,10 @@ impl std::ops::Deref for Buckets {
 impl Drop for Buckets {
     fn drop(&mut self) {
         let size = self.len * std::mem::size_of::<Bucket>();
-        #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+        #[cfg(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        ))]
         if self.mapped {
             // SAFETY: the mapping made in `new`, of this length.
             unsafe {
