@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The limit loops of SPEC section 5: what a file costs with nothing but the
 # parse and the replay, the yardsticks the whole commands are measured
-# against. A small program built here, in target/peers/limit/, on kifu's
-# engine alone (the library without its default features), with kifu's
-# release profile:
+# against. A small program built here, in target/peers/limit/, written the
+# straightforward way (SPEC: "a straightforward single-threaded Rust replay
+# loop (shift-based flips)"): no crate, no SIMD, a byte loop over the text
+# and flips found by shifting along the eight directions; kifu's release
+# profile:
 #   limit ggf FILE        one thread: reads the file 1 MiB at a time, finds
 #                         each record's B[..] and W[..] tags and replays
 #                         them (a pass where the tag says so); prints the
@@ -30,9 +32,6 @@ name = "limit"
 version = "0.1.0"
 edition = "2021"
 
-[dependencies]
-kifu = { path = "$root", default-features = false }
-
 [profile.release]
 lto = "thin"
 codegen-units = 1
@@ -44,7 +43,75 @@ cat >"$dir/src/main.rs" <<'EOF'
 //! The bare loops: parse and replay, nothing else.
 use std::io::Read;
 
-use kifu::{flips, moves, Square};
+/// A square, a1 = 0 … h8 = 63.
+#[derive(Clone, Copy)]
+struct Square(u8);
+
+impl Square {
+    fn from_ascii(name: &[u8]) -> Option<Square> {
+        match *name {
+            [c @ (b'a'..=b'h' | b'A'..=b'H'), r @ b'1'..=b'8'] => {
+                Some(Square((r - b'1') * 8 + (c.to_ascii_lowercase() - b'a')))
+            }
+            _ => None,
+        }
+    }
+
+    fn from_coords(column: u8, row: u8) -> Option<Square> {
+        (column < 8 && row < 8).then_some(Square(row * 8 + column))
+    }
+
+    fn mask(self) -> u64 {
+        1 << self.0
+    }
+}
+
+const NOT_A: u64 = 0xfefe_fefe_fefe_fefe; // no disc of column a
+const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f; // no disc of column h
+
+/// One step in each of the eight directions (bits off the board dropped).
+const STEPS: [fn(u64) -> u64; 8] = [
+    |b| b << 8,
+    |b| b >> 8,
+    |b| (b << 1) & NOT_A,
+    |b| (b >> 1) & NOT_H,
+    |b| (b << 9) & NOT_A,
+    |b| (b << 7) & NOT_H,
+    |b| (b >> 7) & NOT_A,
+    |b| (b >> 9) & NOT_H,
+];
+
+/// The discs a move on `square` flips: along each direction, a run of
+/// the opponent's discs closed by one of the player's.
+fn flips(player: u64, opponent: u64, square: Square) -> u64 {
+    let mut all = 0;
+    for step in STEPS {
+        let (mut run, mut at) = (0, step(square.mask()));
+        while at & opponent != 0 {
+            run |= at;
+            at = step(at);
+        }
+        if at & player != 0 {
+            all |= run;
+        }
+    }
+    all
+}
+
+/// The squares where `player` may move.
+fn moves(player: u64, opponent: u64) -> u64 {
+    let empty = !(player | opponent);
+    let mut all = 0;
+    for step in STEPS {
+        let mut run = step(player) & opponent;
+        while run != 0 {
+            let next = step(run);
+            all |= next & empty;
+            run = next & opponent;
+        }
+    }
+    all
+}
 
 /// One game's replay from the start: (player, opponent) as bitboards.
 struct Replay {
