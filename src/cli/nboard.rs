@@ -253,13 +253,15 @@ impl<W: Write> Engine<W> {
         match &mut self.game.clock {
             Some(clock) => {
                 let left = clock.left(pos.side_to_move()).max(0.0);
-                let moves_left = f64::from(empties.div_ceil(2).max(1));
-                // A share of the time left, keeping a reserve for the
-                // protocol and the last moves.
-                let budget = ((left - 1.0).max(0.0) / (moves_left + 2.0)).max(0.05);
+                let exact_from = if left > 60.0 { 22 } else { 18 };
+                // The time goes to the midgame moves: the exact end takes
+                // little of it (a few hundredths of a second a move from
+                // 18 empties), so it is kept only a small reserve.
+                let midgame_moves = f64::from(empties.saturating_sub(exact_from).div_ceil(2));
+                let budget = ((left - 1.0).max(0.0) / (midgame_moves + 3.0)).max(0.05);
                 Limits {
                     depth: 60,
-                    exact_from: if left > 60.0 { 22 } else { 18 },
+                    exact_from,
                     deadline: Some(Instant::now() + Duration::from_secs_f64(budget)),
                 }
             }

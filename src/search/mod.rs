@@ -619,10 +619,10 @@ impl Searcher {
         let mut last: Option<Iteration> = None;
         for d in 1..=depth.max(1) {
             if let (Some(end), Some(_)) = (deadline, &last) {
-                // A depth takes a few times the one before: do not start
-                // one that cannot finish.
+                // A depth takes about twice the one before (with
+                // ProbCut): do not start one that cannot finish.
                 let now = Instant::now();
-                if now >= end || (now - started) * 3 > end - started {
+                if now >= end || (now - started) * 2 > end - started {
                     break;
                 }
             }
