@@ -252,6 +252,16 @@ pub(super) fn deep<K: Kernel>(
             }
         }
     }
+    if n > SHALLOW + 1 && n < ETC_MIN {
+        // The children's buckets asked for now, while the moves are
+        // sorted: each child probes its bucket soon after it starts, too
+        // soon for its own prefetch (from 12 empties the ETC has already
+        // read them).
+        for m in list.as_slice() {
+            let (p, o) = m.next(player, opponent);
+            table.prefetch(p, o);
+        }
+    }
     let start = s.nodes;
     s.nodes += list.order(
         k,
