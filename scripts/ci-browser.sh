@@ -4,7 +4,7 @@
 # (Python's standard library only: a small WebDriver client drives headless
 # Chromium through chromedriver). Run from the repository root after
 # `cargo build --release`, with KIFU_CORPUS set; .ci/run calls it.
-#   KIFU_SHOTS=docs scripts/ci-browser.sh   also saves the README's screenshots
+#   KIFU_SHOTS=docs scripts/ci-browser.sh   also saves the screenshots of docs/ (README.md and docs/serve.md show them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KIFU_CORPUS="${KIFU_CORPUS:-$(pwd)/../shared/corpus}"

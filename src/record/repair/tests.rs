@@ -1,5 +1,5 @@
 //! Tests of the repair: each kind of slip in a known game, the ranking,
-//! the verdicts, and the experiment behind the README's table.
+//! the verdicts, and the experiment behind the table of docs/tour.md (repairing records).
 
 use crate::engine::game::{Move, Status};
 use crate::record::repair::edits::osa_distance;
@@ -21,7 +21,7 @@ fn sq(name: &str) -> Square {
 /// Not the kit's `random_game`: that one draws a number before every
 /// move (whether to stop there), so it plays other games from the same
 /// seed, and the floors of `generated_errors_are_repaired_to_the_original`
-/// and the README's table are measured on these.
+/// and docs/tour.md's table are measured on these.
 fn f5_game(rng: &mut Rng) -> Vec<Square> {
     let mut pos = Position::start();
     let mut moves = Vec::with_capacity(60);
@@ -339,7 +339,7 @@ fn table(results: &[(Slip, Tally)]) -> String {
 /// original game the unique top suggestion? Run with `--ignored
 /// --nocapture` for the table in the README.
 #[test]
-#[ignore = "slow: the full experiment behind the README's table"]
+#[ignore = "slow: the full experiment behind docs/tour.md's table"]
 fn generated_errors_table() {
     let games = std::env::var("KIFU_GAMES")
         .ok()
@@ -759,7 +759,7 @@ fn the_repaired_record_keeps_tags_spans_and_notes() {
 
 /// The floors below are the rates measured on these 300 games (seed
 /// 7), a point or two lower so that a change of the tie order does not
-/// trip them; the README's table comes from 2,000 games.
+/// trip them; docs/tour.md's table comes from 2,000 games.
 #[test]
 fn generated_errors_are_repaired_to_the_original() {
     let results = run_experiment(300, 7);
