@@ -11,7 +11,8 @@
 //!
 //! `KIFU_BENCH_FFO=20-39` (or `1-19`, `40-59`; `KIFU_BENCH_FFO=40-59:10`
 //! for the first ten) skips criterion and solves the file's positions
-//! once each on one thread, value and one best move, a fresh 64 MiB table
+//! once each on one thread (`KIFU_BENCH_THREADS=n`: n threads, the
+//! process's CPU seconds), value and one best move, a fresh 64 MiB table
 //! for each: per position the nodes and the thread's CPU seconds, then
 //! the totals and nodes per CPU second. Copies of the bench binary built
 //! before and after a change, run alternately, compare the two on a
@@ -104,17 +105,27 @@ fn ffo_set(spec: &str) {
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
+    let threads: usize = std::env::var("KIFU_BENCH_THREADS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
+        .num_threads(threads)
         .build()
         .expect("a thread");
+    // One thread: its own CPU time (whoever else runs); more: the
+    // process's, every thread's.
+    let clock = if threads == 1 {
+        CpuTime::Thread
+    } else {
+        CpuTime::Process
+    };
     let mut totals = Vec::new();
     for _ in 0..rounds {
         let (mut nodes, mut cpu) = (0u64, 0f64);
         for (i, pos) in positions.iter().take(count).enumerate() {
             let (n, secs, value) = pool.install(|| {
                 let solver = Solver::new(SolverOptions::with_hash(64 << 20));
-                let clock = CpuTime::Thread;
                 let start = clock.start();
                 let s = solver
                     .solve_with(pos, None, BestMoves::One)
