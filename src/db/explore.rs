@@ -98,6 +98,23 @@ impl Explored {
         }
     }
 
+    /// Adds games counted elsewhere: `reached`, all of them, and the
+    /// results of those that played each move next.
+    pub(super) fn add_counts(
+        &mut self,
+        reached: &Results,
+        rows: impl IntoIterator<Item = (Move, Results)>,
+    ) {
+        merge(&mut self.reached, reached);
+        for (mv, results) in rows {
+            let slot = match mv {
+                Move::Play(square) => square.index(),
+                Move::Pass => PASS,
+            };
+            merge(&mut self.rows[slot], &results);
+        }
+    }
+
     /// Games that reached the position.
     #[must_use]
     pub fn games(&self) -> u64 {
@@ -140,7 +157,7 @@ impl Explored {
     }
 }
 
-fn merge(into: &mut Results, from: &Results) {
+pub(super) fn merge(into: &mut Results, from: &Results) {
     into.games += from.games;
     into.black_wins += from.black_wins;
     into.draws += from.draws;

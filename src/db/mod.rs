@@ -20,6 +20,10 @@
 //! lookup replays each game's legal moves up to the position's count of
 //! discs ([`PositionQuery::find`]). Either way the candidates are
 //! replayed exactly, in parallel, so the index never changes an answer.
+//! The positions thousands of games reach (the openings) are counted
+//! while the index is built ([`popular`]): their answers take no replay,
+//! and add up to the lookup's to the game. The games are sorted by their
+//! moves only for the scans that need it, at the first.
 //!
 //! ```
 //! use kifu::db::{Database, Prepared};
@@ -47,6 +51,7 @@
 //! ```
 
 pub mod explore;
+mod popular;
 mod strings;
 #[cfg(test)]
 mod tests;
@@ -315,15 +320,27 @@ pub struct Database {
     moves: Vec<u8>,
     strings: Strings,
     whole: Vec<GameRecord>,
-    /// The games in the order of their moves (sorted by start, then by
-    /// their legal moves), so that neighbours share their first moves,
-    /// once [`Database::finish`] made it.
+    /// Whether [`Database::finish`] ran (and no game came since).
+    finished: bool,
+    /// The games sorted by their moves, for the scans that need them
+    /// (positions the index does not know: rare), made at the first.
+    sorted: std::sync::OnceLock<Sorted>,
+    /// The position index [`Database::finish`] builds; see [`Index`].
+    index: Index,
+    /// The positions many games reach, counted by [`Database::finish`].
+    popular: popular::Popular,
+    /// Which positions those are.
+    popular_rule: popular::Rule,
+}
+
+/// The games in the order of their moves (sorted by start, then by their
+/// legal moves), so that neighbours share their first moves.
+#[derive(Debug, Default)]
+struct Sorted {
     order: Vec<u32>,
     /// For each game of `order`: 0 when its start differs from the game
     /// before's, else 1 + the legal moves both begin with (at most 254).
     shared: Vec<u8>,
-    /// The position index [`Database::finish`] builds; see [`Index`].
-    index: Index,
 }
 
 /// Fewest discs a position the index knows has: positions of fewer
@@ -395,6 +412,14 @@ impl Database {
     /// Adds a game of input `source` (the last one added: games come in
     /// input order).
     pub fn push(&mut self, source: u16, game: Prepared) {
+        if self.finished {
+            // The index and the order no longer cover every game: lookups
+            // scan until the next `finish`.
+            self.finished = false;
+            self.index = Index::default();
+            self.sorted = std::sync::OnceLock::new();
+            self.popular = popular::Popular::default();
+        }
         let moves = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
         self.moves.extend_from_slice(&game.tokens);
         let whole = match game.whole {
@@ -463,17 +488,37 @@ impl Database {
             + self.strings.heap_bytes()
             + self.whole.len() * (std::mem::size_of::<GameRecord>() + 64 * 4)
             + self.index.hashes.capacity()
+            + self.popular.heap_bytes()
+    }
+
+    /// Positions whose games were counted at [`Database::finish`] (the
+    /// openings most games pass through): their lookups take no replay.
+    #[must_use]
+    pub fn popular_positions(&self) -> usize {
+        self.popular.len()
     }
 
     /// Readies the games for lookups once all are in: gives back memory
-    /// held for games to come, and sorts the games by their moves, so that
-    /// a lookup replays the moves games begin with once for all of them
-    /// (the openings they share). Lookups give the same answers before.
+    /// held for games to come and builds the position index ([`Index`]).
+    /// The scans of positions the index does not know sort the games by
+    /// their moves at the first, so that they replay the moves games begin
+    /// with once for all of them (the openings they share). Lookups give
+    /// the same answers before.
     pub fn finish(&mut self) {
         self.entries.shrink_to_fit();
         self.moves.shrink_to_fit();
         self.whole.shrink_to_fit();
         self.strings.shrink_to_fit();
+        self.sorted = std::sync::OnceLock::new();
+        let counting = popular::Counting::choose(self, self.popular_rule);
+        let (index, partials) = self.build_index(&counting);
+        self.index = index;
+        self.popular = counting.finish(partials);
+        self.finished = true;
+    }
+
+    /// The played games sorted by their moves ([`Sorted`]).
+    fn sort(&self) -> Sorted {
         let key = |at: u32| {
             let e = &self.entries[at as usize];
             (self.start(e), self.legal_moves(e))
@@ -511,17 +556,16 @@ impl Database {
                 None => 0,
             });
         }
-        self.order = order;
-        self.shared = shared;
-        self.index = self.build_index();
+        Sorted { order, shared }
     }
 
     /// The position index of the games held ([`Index`]), each game
-    /// replayed once, in parallel.
-    fn build_index(&self) -> Index {
+    /// replayed once, in parallel, and on the way the counts of the
+    /// positions `counting` keeps ([`popular`]).
+    fn build_index(&self, counting: &popular::Counting) -> (Index, Vec<popular::Partial>) {
         let games = self.entries.len();
         if games == 0 {
-            return Index::default();
+            return (Index::default(), Vec::new());
         }
         let mut hashes = vec![0u8; COLUMNS * games];
         // Each task writes its games' bytes in every column.
@@ -533,37 +577,52 @@ impl Database {
                 task.push(part);
             }
         }
-        tasks
+        let counts = !counting.is_empty();
+        let partials = tasks
             .into_par_iter()
             .enumerate()
-            .for_each(|(task, mut parts)| {
+            .map(|(task, mut parts)| {
+                let mut partial = popular::Partial::default();
+                let mut answered = Vec::new();
                 let first = task * CHUNK;
                 for (i, e) in self.entries[first..].iter().take(CHUNK).enumerate() {
                     if !e.played {
                         continue;
                     }
-                    let mut replay = Replay::new(self.start(e));
                     let mut note = |position: &Position| {
                         let discs = 64 - position.board().empty().count();
                         if let Some(c) = discs.checked_sub(INDEXED_FROM) {
                             parts[c as usize][i] = Index::hash(position.board());
                         }
+                        counts && discs <= popular::DISCS
                     };
-                    note(replay.position());
+                    answered.clear();
+                    let mut replay = Replay::new(self.start(e));
                     for &b in self.legal_moves(e) {
+                        let before = *replay.position();
+                        let counted = note(&before);
                         let mv = match Square::new(b) {
                             Some(square) => Move::Play(square),
                             None => Move::Pass,
                         };
                         // The moves are the replay's legal ones.
-                        if replay.play(mv, None).is_err() {
+                        let ply = replay.play(mv, None).ok();
+                        if counted {
+                            counting.step(e, &before, ply.as_ref(), &mut answered, &mut partial);
+                        }
+                        if ply.is_none() {
                             break;
                         }
-                        note(replay.position());
+                    }
+                    let last = *replay.position();
+                    if note(&last) {
+                        counting.step(e, &last, None, &mut answered, &mut partial);
                     }
                 }
-            });
-        Index { hashes, games }
+                partial
+            })
+            .collect();
+        (Index { hashes, games }, partials)
     }
 
     /// The games that may reach `query`'s position, in input order, from
@@ -664,7 +723,7 @@ impl Database {
         T: Send,
         F: Fn(&mut T, usize, &Hit) + Sync + Send,
     {
-        if self.order.len() != self.entries.iter().filter(|e| e.played).count() {
+        if !self.finished {
             // Not finished: each game replayed alone.
             return self
                 .entries
@@ -681,9 +740,11 @@ impl Database {
                 })
                 .collect();
         }
-        self.order
+        let sorted = self.sorted.get_or_init(|| self.sort());
+        sorted
+            .order
             .par_chunks(CHUNK)
-            .zip(self.shared.par_chunks(CHUNK))
+            .zip(sorted.shared.par_chunks(CHUNK))
             .map(|(order, shared)| {
                 let mut part = fresh();
                 let mut walk = Walk::default();
@@ -756,7 +817,43 @@ impl Database {
     /// same games.
     #[must_use]
     pub fn explore(&self, query: &PositionQuery, filter: &Filter) -> Explored {
-        self.lookup(query, filter).explored(self)
+        self.popular_explore(query, filter)
+            .unwrap_or_else(|| self.lookup(query, filter).explored(self))
+    }
+
+    /// [`Database::explore`] without a replay, when the position is one
+    /// many games reach (counted by [`Database::finish`]) and the filter
+    /// keeps every game; `None` otherwise.
+    #[must_use]
+    pub fn popular_explore(&self, query: &PositionQuery, filter: &Filter) -> Option<Explored> {
+        self.popular.explored(query, filter)
+    }
+
+    /// [`Database::games`] when [`Database::popular_explore`] knows the
+    /// position: the total from its counts, the page from the games in
+    /// input order, replayed until it is full.
+    #[must_use]
+    pub fn popular_games(
+        &self,
+        query: &PositionQuery,
+        filter: &Filter,
+        offset: u64,
+        limit: usize,
+    ) -> Option<Page> {
+        let total = self.popular_explore(query, filter)?.games();
+        let skip = usize::try_from(offset).unwrap_or(usize::MAX);
+        let games = if offset >= total {
+            Vec::new()
+        } else {
+            self.entries
+                .iter()
+                .filter(|e| self.hit(e, query, filter).is_some())
+                .skip(skip)
+                .take(limit)
+                .map(|e| self.listing(e))
+                .collect()
+        };
+        Some(Page { total, games })
     }
 
     /// The games that reached `query`'s position among those `filter`
@@ -764,7 +861,8 @@ impl Database {
     /// `offset` on, as `kifu explore --games` lists them.
     #[must_use]
     pub fn games(&self, query: &PositionQuery, filter: &Filter, offset: u64, limit: usize) -> Page {
-        self.lookup(query, filter).page(self, offset, limit)
+        self.popular_games(query, filter, offset, limit)
+            .unwrap_or_else(|| self.lookup(query, filter).page(self, offset, limit))
     }
 
     fn listing(&self, e: &Entry) -> Listing {

@@ -63,6 +63,9 @@ fn games(rng: &mut Rng, n: usize) -> Vec<GameRecord> {
 
 fn database(records: &[GameRecord]) -> Database {
     let mut db = unsorted(records);
+    // Every board 3 games stand on counted: the lookups below answer
+    // from the counts wherever they can.
+    db.popular_rule = popular::Rule { every: 1, min: 3 };
     db.finish();
     db
 }
@@ -206,6 +209,8 @@ fn lookups_give_what_the_streaming_replay_gives() {
     let db = database(&records);
     let alone = unsorted(&records);
     assert_eq!(db.len(), records.len());
+    assert!(db.popular_positions() > 100, "{}", db.popular_positions());
+    let mut counted = 0;
     let filters: Vec<Filter> = vec![
         Filter::default(),
         Filter::builder().player("tastet").build(),
@@ -249,6 +254,7 @@ fn lookups_give_what_the_streaming_replay_gives() {
         assert!(candidates.len() >= listed.len());
         assert!(alone.candidates(&query).is_none());
         depths.insert(query.discs());
+        counted += usize::from(db.popular_explore(&query, filter).is_some());
         let answer = db.explore(&query, filter);
         assert_eq!(
             serde_json::to_string(&answer).unwrap(),
@@ -272,6 +278,7 @@ fn lookups_give_what_the_streaming_replay_gives() {
         reached += expected.games();
     }
     assert!(reached > 10_000, "{reached}");
+    assert!(counted > 10, "{counted} answered from the counts");
     // Positions of every count of discs, the first and last the index
     // knows among them.
     assert!(depths.len() > 50 && depths.contains(&4) && depths.contains(&64));
@@ -384,4 +391,56 @@ fn games_of_several_inputs_are_found_by_input_and_number() {
     assert_eq!(rows.len(), 1);
     assert_eq!((rows[0].name.as_str(), rows[0].results.games), ("c3", 1));
     assert_eq!(Position::start().side_to_move(), Color::Black);
+}
+
+/// The positions counted at `finish` (chosen from a sample) answer as the
+/// lookup's replay does, to the game: images of them, symmetric ones
+/// (the start), positions after a pass, games from other starts.
+#[test]
+fn popular_positions_answer_as_lookups_do() {
+    let mut rng = Rng::new(77);
+    let mut records = games(&mut rng, 2500);
+    for i in 0..500 {
+        let mut copy = turned(&records[i * 2], rng.pick(&Symmetry::ALL));
+        copy.origin.index = records.len() as u64 + 1;
+        records.push(copy);
+    }
+    let mut db = unsorted(&records);
+    db.popular_rule = popular::Rule { every: 2, min: 2 };
+    db.finish();
+    let every = Filter::default();
+    let mut answered = 0;
+    let mut positions = targets(&mut rng, &records, 1500);
+    positions.extend(Symmetry::ALL.map(|s| {
+        let mut p = Position::start();
+        p.play("f5".parse().unwrap()).unwrap();
+        p.transform(s)
+    }));
+    for target in positions {
+        let query = PositionQuery::new(target);
+        let Some(answer) = db.popular_explore(&query, &every) else {
+            continue;
+        };
+        answered += 1;
+        let found = db.lookup(&query, &every);
+        assert_eq!(
+            serde_json::to_string(&answer).unwrap(),
+            serde_json::to_string(&found.explored(&db)).unwrap(),
+            "{target}"
+        );
+        for (offset, limit) in [(0, usize::MAX), (2, 3), (found.len() as u64, 5)] {
+            assert_eq!(
+                db.popular_games(&query, &every, offset, limit),
+                Some(found.page(&db, offset, limit)),
+                "{target} {offset} {limit}"
+            );
+        }
+        // Not with a filter: those are looked up.
+        let filter = Filter::builder().player("tastet").build();
+        assert!(db.popular_explore(&query, &filter).is_none());
+    }
+    assert!(
+        answered > 100,
+        "{answered} positions answered from the counts"
+    );
 }

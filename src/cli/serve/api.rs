@@ -220,8 +220,13 @@ pub async fn explore(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Re
         let params = Params::parse(raw.as_deref(), &known(&[]))?;
         let query = params.position()?;
         let filter = params.filter()?;
-        let found = cached(&app, &params, query, filter).await?;
-        let answer = found.explored(&app.db);
+        // A position many games reach: counted at start, no replay.
+        let answer = match app.db.popular_explore(&query, &filter) {
+            Some(answer) => answer,
+            None => cached(&app, &params, query, filter)
+                .await?
+                .explored(&app.db),
+        };
         let text = serde_json::to_string(&answer).unwrap_or_default() + "\n";
         Ok::<_, ApiError>(json(text))
     };
@@ -236,8 +241,24 @@ pub async fn games(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Resp
         let query = params.position()?;
         let filter = params.filter()?;
         let (offset, limit) = params.page()?;
-        let found = cached(&app, &params, query, filter).await?;
-        let page = found.page(&app.db, offset, limit);
+        let mut page = None;
+        if app.db.popular_explore(&query, &filter).is_some() {
+            // A position many games reach: the page from the games in
+            // input order, replayed until it is full, and the total from
+            // the counts; no lookup of all its games to keep.
+            let admitted = admit(&app)?;
+            let (query, filter) = (query.clone(), filter.clone());
+            page = lookup(&app, admitted, move |app| {
+                app.db.popular_games(&query, &filter, offset, limit)
+            })
+            .await?;
+        }
+        let page = match page {
+            Some(page) => page,
+            None => cached(&app, &params, query, filter)
+                .await?
+                .page(&app.db, offset, limit),
+        };
         #[derive(Serialize)]
         struct Body {
             total: u64,
