@@ -15,6 +15,7 @@ mod cli_positions;
 mod cli_repair;
 mod cli_safety;
 mod cli_serve;
+mod cli_shard;
 mod cli_show;
 mod cli_solve;
 mod cli_train;

@@ -58,8 +58,11 @@ impl Rows {
         options.chunk_bytes = options.chunk_bytes.min(128 << 10);
         let mut base = 0u64;
         let mut notes = Vec::new();
-        inputs.each(|_, games: Box<dyn GameReader>, found| {
+        inputs.each(|_, games: Box<dyn GameReader>, found, parting| {
             notes.extend(found);
+            // The game's number in the run counts every game before, of
+            // every part.
+            base = parting.games_read(base);
             let mut read = 0u64;
             let result = batch::run(
                 games,
@@ -237,7 +240,7 @@ pub fn token_bytes<'py>(
             let mut left_out = Vec::new();
             let mut notes = Vec::new();
             let mut seen = inputs.unique.then(Seen::default);
-            inputs.each(|path, games: Box<dyn GameReader>, found| {
+            inputs.each(|path, games: Box<dyn GameReader>, found, _| {
                 notes.extend(found);
                 batch::run(
                     games,
@@ -305,7 +308,7 @@ pub fn table_parquet<'py>(
             let mut seen = inputs.unique.then(Seen::default);
             let mut notes = Vec::new();
             let options = inputs.options();
-            inputs.each(|path, games: Box<dyn GameReader>, found| {
+            inputs.each(|path, games: Box<dyn GameReader>, found, _| {
                 notes.extend(found);
                 batch::convert(
                     games,

@@ -294,7 +294,7 @@ fn reading(inputs: Inputs, tx: SyncSender<Message>) {
     };
     let unique = inputs.unique;
     let mut seen = batch::Seen::default();
-    let result = inputs.each(|path, games: Box<dyn GameReader>, notes| {
+    let result = inputs.each(|path, games: Box<dyn GameReader>, notes, _| {
         if !notes.is_empty() {
             let _ = tx.send(Message::Notes(notes));
         }

@@ -5,14 +5,14 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::Result;
 use kifu::batch::{self, BatchError};
-use kifu::jobs::analyze::{Analyzed, Analyzer};
+use kifu::jobs::analyze::{Analyzed, Analyzer, GAME_COLUMNS, MOVE_COLUMNS};
 use kifu::record::analysis::{analyze_game, Judging, MoveAnalysis, MIDGAME_MISTAKE};
 use kifu::{Move, Status};
 use serde::Serialize;
 
 use super::io::InputArgs;
 use super::progress::Steps;
-use super::run::{run_inputs, Done, Games, Job};
+use super::run::{games_ahead, run_inputs, Done, Games, Job};
 use super::solver::{SolverArgs, SolverPool};
 use super::{report, Outcome};
 
@@ -54,7 +54,7 @@ pub struct Args {
 
     /// Leave out games whose moves repeat an earlier game's, turned or
     /// mirrored or not (the first is kept).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shard")]
     unique: bool,
 
     /// The solver's transposition table, in MB.
@@ -71,16 +71,6 @@ enum AnalyzeFormat {
     Csv,
     Json,
 }
-
-/// The per-game CSV header (SPEC section 9).
-const GAME_HEADER: &str = "source,game,black_player,white_player,status,empties,\
-theoretical_black_score,black_score,solved_black_score,black_loss,white_loss,\
-black_mistakes,white_mistakes,first_mistake_move,midgame_depth,black_midgame_loss,\
-white_midgame_loss,black_midgame_mistakes,white_midgame_mistakes,first_midgame_mistake_move";
-
-/// The per-move CSV header (SPEC section 9).
-const MOVE_HEADER: &str =
-    "source,game,move,color,square,empties,best_value,best_moves,value,loss,exact,depth";
 
 /// The JSON Lines object of a game.
 #[derive(Serialize)]
@@ -176,8 +166,8 @@ struct Writer<W: Write> {
 impl<W: Write> Writer<W> {
     fn header(&mut self) -> io::Result<()> {
         match self.format {
-            AnalyzeFormat::Csv if self.moves => writeln!(self.out, "{MOVE_HEADER}"),
-            AnalyzeFormat::Csv => writeln!(self.out, "{GAME_HEADER}"),
+            AnalyzeFormat::Csv if self.moves => writeln!(self.out, "{}", MOVE_COLUMNS.join(",")),
+            AnalyzeFormat::Csv => writeln!(self.out, "{}", GAME_COLUMNS.join(",")),
             _ => Ok(()),
         }
     }
@@ -215,49 +205,13 @@ impl<W: Write> Writer<W> {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(Vec::new());
-        let r = &item.record;
-        let a = item.analysis.clone().unwrap_or_default();
-        let index = r.origin.index.to_string();
+        // The rows the library makes, as Python's Parquet parts hold them.
         if self.moves {
-            for m in &a.moves {
-                w.write_record([
-                    &*item.source,
-                    &index,
-                    &(m.index + 1).to_string(),
-                    m.color.name(),
-                    &m.mv.to_string(),
-                    &m.empties.to_string(),
-                    &m.best_value.to_string(),
-                    &squares(&m.best_moves),
-                    &m.value.to_string(),
-                    &m.loss.to_string(),
-                    if m.exact { "true" } else { "false" },
-                    &m.depth.to_string(),
-                ])?;
+            for fields in item.move_fields() {
+                w.write_record(&fields)?;
             }
         } else {
-            w.write_record([
-                &*item.source,
-                &index,
-                r.tags.black.as_deref().unwrap_or(""),
-                r.tags.white.as_deref().unwrap_or(""),
-                item.status.name(),
-                &opt(a.empties),
-                &opt(a.theoretical_black_score),
-                &opt(a.black_score),
-                &opt(a.solved_black_score),
-                &a.black_loss.to_string(),
-                &a.white_loss.to_string(),
-                &a.black_mistakes.to_string(),
-                &a.white_mistakes.to_string(),
-                &opt(a.first_mistake_move),
-                &opt(a.midgame_depth),
-                &a.black_midgame_loss.to_string(),
-                &a.white_midgame_loss.to_string(),
-                &a.black_midgame_mistakes.to_string(),
-                &a.white_midgame_mistakes.to_string(),
-                &opt(a.first_midgame_mistake_move),
-            ])?;
+            w.write_record(item.game_fields())?;
         }
         let bytes = w
             .into_inner()
@@ -494,7 +448,15 @@ pub fn run(args: Args) -> Result<Outcome> {
     // The byte bar of the inputs is replaced by one of games and nodes/s.
     let mut inputs = args.input.clone();
     inputs.quiet = true;
-    let mut progress = Steps::unbounded(args.input.quiet, "games");
+    // The games counted ahead when a bar is shown: it then tells the time
+    // left (not for standard input, which is read once).
+    let ahead = super::progress::wanted(args.input.quiet)
+        .then(|| games_ahead(&args.input, &selection))
+        .flatten();
+    let mut progress = match ahead {
+        Some(games) => Steps::new(args.input.quiet, games, "games"),
+        None => Steps::unbounded(args.input.quiet, "games"),
+    };
     let searcher = (args.depth > 0).then(|| kifu::jobs::searcher(args.hash));
     let judging = Judging {
         empties: args.empties,

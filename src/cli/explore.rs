@@ -51,7 +51,7 @@ pub struct Args {
 
     /// Count each game once: leave out games whose moves repeat an
     /// earlier game's, turned or mirrored or not.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shard")]
     unique: bool,
 
     #[command(flatten)]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use kifu::formats::{Format, GameReader, ReadOptions, FORMATS};
 use kifu::io::compress::inner_name;
+use kifu::jobs::Part;
 use kifu::record::select::{Excluded, Filter, Selection, FILTER_NAMES};
 
 /// A `--from`/`--to` value: a format's name or alias, the names listed in
@@ -205,8 +206,21 @@ pub struct InputArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
 
+    /// Take only shard K of N of the input games (1 <= K <= N): game i,
+    /// counted from 0 over every input in order, filtered out or not, is
+    /// shard i % N + 1's. N runs, K = 1..N, take every game once, each in
+    /// input order. Not with --unique (which game of a repeated pair comes
+    /// first is in another shard).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Part>,
+
     #[command(flatten)]
     pub filter: FilterArgs,
+}
+
+/// `--shard K/N`.
+fn parse_shard(text: &str) -> Result<Part, String> {
+    text.parse::<Part>().map_err(|e| e.to_string())
 }
 
 impl InputArgs {
@@ -231,6 +245,11 @@ impl InputArgs {
             jobs: self.jobs,
             ..kifu::batch::Options::default()
         }
+    }
+
+    /// The games to take (`--shard`).
+    pub fn part(&self) -> Part {
+        self.shard.unwrap_or_default()
     }
 }
 

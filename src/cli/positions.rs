@@ -19,7 +19,7 @@ use kifu::{GameRecord, Status};
 use super::diagnostic;
 use super::io::InputArgs;
 use super::output::{self, AtomicFile, Output, Scratch, Target};
-use super::run::{run_inputs, Done, Games, Job};
+use super::run::{run_counted, run_inputs, Done, Games, Job};
 use super::{report, Outcome};
 
 /// Write the positions of the games as training data.
@@ -66,7 +66,7 @@ pub struct Args {
 
     /// Keep only the first row of each distinct position (the same discs
     /// of the side to move and of the other side).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shard")]
     unique: bool,
 
     /// Also the positions of incomplete games (no score) and of invalid
@@ -258,7 +258,6 @@ impl Job for Positions<'_> {
         let sink = &mut *self.sink;
         let seen = &mut self.seen;
         let counts = &mut self.counts;
-        let mut read = 0;
         let (spare_bytes, spare_rows) = (Returned::new(), Returned::new());
         let result = batch::run(
             games,
@@ -337,7 +336,6 @@ impl Job for Positions<'_> {
             |part: Part| {
                 let mut report = part.report;
                 let mut slice = part.counts;
-                read += report.read;
                 match (to, seen.as_mut()) {
                     (To::Parquet | To::Npz, seen) => {
                         let mut rows = part.rows;
@@ -387,8 +385,11 @@ impl Job for Positions<'_> {
                 Ok(())
             },
         );
-        self.base += read;
         result
+    }
+
+    fn games_before(&mut self, games: u64) {
+        self.base = games;
     }
 }
 
@@ -489,7 +490,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         counts: Counts::default(),
         solver: solver.as_ref(),
     };
-    let totals = run_inputs(&args.input, &mut job)?;
+    // Solving takes long: the bar counts the games and tells the time left.
+    let totals = if job.solver.is_some() {
+        run_counted(&args.input, &selection, &mut job)?
+    } else {
+        run_inputs(&args.input, &mut job)?
+    };
     let counts = job.counts;
     finish(sink, counts.written)?;
     if to == To::Npy && counts.unscored > 0 {

@@ -5,11 +5,16 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Bytes read and games done across every input of a run.
+/// Bytes read and games done across every input of a run; or, for a
+/// long job whose games were counted first, games done of the games to
+/// do, which makes a better estimate of the time left than bytes.
 pub struct Progress {
     /// Shown at all (standard error is a terminal, no `--quiet`).
     wanted: bool,
     total: Option<u64>,
+    /// The bar counts games kept, of this many (`total` is then unused).
+    games_total: Option<u64>,
+    kept: u64,
     bar: Option<ProgressBar>,
     done_bytes: u64,
     games: u64,
@@ -25,8 +30,10 @@ impl Progress {
     /// once the run has taken half a second.
     pub fn new(quiet: bool, total: Option<u64>) -> Progress {
         Progress {
-            wanted: !quiet && std::io::stderr().is_terminal(),
+            wanted: wanted(quiet),
             total,
+            games_total: None,
+            kept: 0,
             bar: None,
             done_bytes: 0,
             games: 0,
@@ -34,11 +41,23 @@ impl Progress {
         }
     }
 
+    /// A bar over `games` games to keep (counted ahead): the games kept
+    /// so far, their speed and the time left.
+    pub fn over_games(quiet: bool, games: u64) -> Progress {
+        Progress {
+            games_total: Some(games),
+            ..Progress::new(quiet, None)
+        }
+    }
+
     /// The bar, made the first time it is due.
     fn bar(&mut self) -> Option<&ProgressBar> {
         if self.bar.is_none() && self.wanted && self.started.elapsed() >= DELAY {
-            let bar = ProgressBar::with_draw_target(self.total, ProgressDrawTarget::stderr());
-            let template = if self.total.is_some() {
+            let length = self.games_total.or(self.total);
+            let bar = ProgressBar::with_draw_target(length, ProgressDrawTarget::stderr());
+            let template = if self.games_total.is_some() {
+                "{bar:30.cyan/blue} {pos}/{len} games {msg} (eta {eta})"
+            } else if self.total.is_some() {
                 "{bar:30.cyan/blue} {bytes}/{total_bytes} {msg} (eta {eta})"
             } else {
                 "{spinner} {bytes} {msg}"
@@ -52,20 +71,31 @@ impl Progress {
         self.bar.as_ref()
     }
 
-    /// Games finished, and how far into the current input (bytes).
-    pub fn advance(&mut self, games: u64, offset_in_input: u64) {
+    /// Games finished (read, and kept of those), and how far into the
+    /// current input (bytes).
+    pub fn advance(&mut self, games: u64, kept: u64, offset_in_input: u64) {
         self.games += games;
-        let (done, count, started) = (self.done_bytes, self.games, self.started);
+        self.kept += kept;
+        let (done, count, kept, started) = (self.done_bytes, self.games, self.kept, self.started);
+        let by_games = self.games_total.is_some();
         if let Some(bar) = self.bar() {
-            bar.set_position(done + offset_in_input);
             let secs = started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!("{count} games, {:.0} games/s", count as f64 / secs));
+            if by_games {
+                bar.set_position(kept);
+                bar.set_message(format!("{:.1} games/s", kept as f64 / secs));
+            } else {
+                bar.set_position(done + offset_in_input);
+                bar.set_message(format!("{count} games, {:.0} games/s", count as f64 / secs));
+            }
         }
     }
 
     /// The current input is done; it was `size` bytes.
     pub fn input_done(&mut self, size: u64) {
         self.done_bytes += size;
+        if self.games_total.is_some() {
+            return;
+        }
         if let Some(bar) = &self.bar {
             bar.set_position(self.done_bytes);
         }
@@ -85,6 +115,11 @@ impl Progress {
             None => eprintln!("{line}"),
         }
     }
+}
+
+/// Whether a bar is shown: standard error is a terminal and no `--quiet`.
+pub fn wanted(quiet: bool) -> bool {
+    !quiet && std::io::stderr().is_terminal()
 }
 
 /// The size of every named file, when all are regular files.
@@ -128,7 +163,7 @@ impl Steps {
     /// A counter of steps of `unit` whose number is not known ahead.
     pub fn unbounded(quiet: bool, unit: &'static str) -> Steps {
         Steps {
-            wanted: !quiet && std::io::stderr().is_terminal(),
+            wanted: wanted(quiet),
             total: None,
             unit,
             bar: None,

@@ -46,8 +46,9 @@ pub struct Args {
     output: Option<PathBuf>,
 
     /// Rewrite each FILE with its repaired games, in its own format,
-    /// atomically; the original is kept as FILE.orig.
-    #[arg(long, short = 'i')]
+    /// atomically; the original is kept as FILE.orig (not with --shard:
+    /// the file would keep only its shard).
+    #[arg(long, short = 'i', conflicts_with = "shard")]
     in_place: bool,
 
     /// With --in-place, keep no FILE.orig.

@@ -82,6 +82,15 @@ pub fn summary(totals: &Totals) -> String {
     )
 }
 
+/// `--shard K/N`: how many of the games in the inputs the shard took.
+pub fn shard_line(part: kifu::jobs::Part, read: u64) -> String {
+    format!(
+        "kifu: shard {part} took {} of the {} in the inputs",
+        part.count_of(read),
+        games(read)
+    )
+}
+
 /// One warning per thing the output could not keep.
 pub fn losses(to: Format, totals: &Totals) {
     for (what, games) in &totals.losses {

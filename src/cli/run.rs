@@ -65,6 +65,11 @@ impl Totals {
 pub trait Job {
     /// Runs over one input named `name`.
     fn input(&mut self, name: &str, games: Games, done: &mut Done<'_>) -> Result<(), BatchError>;
+
+    /// Told before each input how many games the inputs before it held,
+    /// of every shard (a game's number in the run is this plus its number
+    /// in its input).
+    fn games_before(&mut self, _games: u64) {}
 }
 
 /// An input's games, as its reader yields them.
@@ -77,8 +82,45 @@ pub type Done<'a> = dyn FnMut(&SliceReport, &[String]) + 'a;
 /// each input and the run's counts. An input that cannot be opened or read
 /// to its end is reported and the run goes on (exit 2 in the end).
 pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
+    let progress = Progress::new(inputs.quiet, super::progress::total_size(&inputs.files()));
+    run_with(inputs, job, progress)
+}
+
+/// [`run_inputs`] for a long job (solving every game): the games that
+/// `selection` keeps counted first when a bar is shown, so that it counts
+/// games and estimates the time left from them.
+pub fn run_counted(inputs: &InputArgs, selection: &Selection, job: &mut dyn Job) -> Result<Totals> {
+    let progress = match super::progress::wanted(inputs.quiet)
+        .then(|| games_ahead(inputs, selection))
+        .flatten()
+    {
+        Some(games) => Progress::over_games(inputs.quiet, games),
+        None => Progress::new(inputs.quiet, super::progress::total_size(&inputs.files())),
+    };
+    run_with(inputs, job, progress)
+}
+
+/// The games of `inputs` (their shard) that `selection` keeps, counted
+/// ahead in parallel; `None` for standard input (read once) or an input
+/// that fails (the run itself reports it).
+pub fn games_ahead(inputs: &InputArgs, selection: &Selection) -> Option<u64> {
     let files = inputs.files();
-    let mut progress = Progress::new(inputs.quiet, super::progress::total_size(&files));
+    if files.iter().any(|f| f == "-") {
+        return None;
+    }
+    let library = kifu::jobs::Inputs {
+        paths: files,
+        jobs: inputs.jobs,
+        part: inputs.part(),
+        ..inputs.source.inputs()
+    };
+    let counted = library.count(selection).ok()?;
+    Some(counted.iter().map(|c| c.kept).sum())
+}
+
+fn run_with(inputs: &InputArgs, job: &mut dyn Job, mut progress: Progress) -> Result<Totals> {
+    let files = inputs.files();
+    let parting = kifu::jobs::Parting::new(inputs.part());
     let mut totals = Totals {
         filtered: !inputs.filter.is_empty(),
         ..Totals::default()
@@ -94,7 +136,8 @@ pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
         };
         let size = input.size.unwrap_or(0);
         let mut notes = Vec::new();
-        let games = io::games(input, &inputs.source, &mut notes);
+        let games = parting.input(io::games(input, &inputs.source, &mut notes));
+        job.games_before(parting.games_read(totals.read));
         for note in &notes {
             progress.println(note);
         }
@@ -105,7 +148,7 @@ pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
             }
             totals.add(slice);
             quirks.merge(&slice.quirks);
-            progress.advance(slice.read, slice.last_byte);
+            progress.advance(slice.read, slice.tally.read, slice.last_byte);
         });
         progress.input_done(size);
         for note in report::input_notes(name, &quirks) {
@@ -132,6 +175,12 @@ pub fn run_inputs(inputs: &InputArgs, job: &mut dyn Job) -> Result<Totals> {
     progress.finish();
     if let Some(warning) = report::missing_names(&totals.quirks) {
         eprintln!("{warning}");
+    }
+    if let Some(part) = inputs.shard {
+        eprintln!(
+            "{}",
+            report::shard_line(part, parting.games_read(totals.read))
+        );
     }
     Ok(totals)
 }

@@ -52,7 +52,7 @@ pub struct Args {
 
     /// Leave out games whose moves repeat an earlier game's, turned or
     /// mirrored or not (the first is kept).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shard")]
     unique: bool,
 
     #[command(flatten)]

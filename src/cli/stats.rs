@@ -43,7 +43,7 @@ pub struct Args {
 
     /// Count each game once: leave out games whose moves repeat an
     /// earlier game's, turned or mirrored or not.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shard")]
     unique: bool,
 
     /// By player: also analyse every game exactly from N empty squares and

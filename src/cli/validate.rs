@@ -5,13 +5,12 @@ use std::io::{self, BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Result;
-use kifu::record::analysis::theoretical_black_score;
-use kifu::solve::Solver;
+use kifu::jobs::theoretical::{self, Wrong};
 use kifu::{GameError, GameRecord, Report, Status};
 use serde::Serialize;
 
 use super::io::InputArgs;
-use super::run::{run_inputs, Out, Replay, Replayed};
+use super::run::{run_counted, run_inputs, Out, Replay, Replayed};
 use super::{diagnostic, report, suggest, ColorWhen, Outcome};
 
 /// Replay every game and report the invalid ones with where and why.
@@ -159,44 +158,18 @@ struct WrongScore<'a> {
     message: String,
 }
 
-/// Checks the theoretical score `record` stores, if any: `None` when it
-/// is right or cannot be checked (an invalid game), else the stored and
-/// the solved score and the depth. A game that ended with more empty
-/// squares than the depth stores its own score (WTHOR's rule).
-fn wrong_theoretical(
-    solver: &Solver,
-    record: &GameRecord,
-    report: &Report,
-) -> Option<(u8, u8, u8)> {
-    let (stored, depth) = (record.theoretical_black_score?, record.theoretical_depth?);
-    if report.error.is_some() {
-        return None;
-    }
-    // Never interrupted: Ctrl-C ends the process.
-    let solved = match theoretical_black_score(solver, record, report, u32::from(depth)).ok()? {
-        Some(score) => score,
-        None => record
-            .result
-            .and_then(|r| r.black_score())
-            .or_else(|| report.final_score().map(|s| s.black_score))?,
-    };
-    (solved != stored).then_some((stored, solved, depth))
-}
-
-fn theoretical_text(
-    name: &str,
-    record: &GameRecord,
-    (stored, solved, depth): (u8, u8, u8),
-    json: bool,
-) -> String {
-    let message = format!(
-        "theoretical score {stored} stored, {solved} by exact solving from {depth} empties"
-    );
+fn theoretical_text(name: &str, record: &GameRecord, wrong: Wrong, json: bool) -> String {
+    let Wrong {
+        stored,
+        solved,
+        depth,
+    } = wrong;
+    let message = wrong.message();
     if json {
         let f = WrongScore {
             file: name,
             game: record.origin.index,
-            status: "wrong_theoretical_score",
+            status: theoretical::WRONG,
             depth,
             stored,
             solved,
@@ -254,9 +227,9 @@ pub fn run(args: Args) -> Result<Outcome> {
             };
             let mut text = text;
             if let Some(solver) = &solver {
-                if record.theoretical_black_score.is_some() && report.error.is_none() {
+                if theoretical::checkable(record, report) {
                     checked.fetch_add(1, Ordering::Relaxed);
-                    if let Some(wrong_score) = wrong_theoretical(solver, record, report) {
+                    if let Some(wrong_score) = theoretical::check(solver, record, report) {
                         wrong.fetch_add(1, Ordering::Relaxed);
                         text.push_str(&theoretical_text(name, record, wrong_score, json));
                     }
@@ -270,7 +243,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         },
         sink: |text: String| out.write_all(text.as_bytes()),
     };
-    let totals = run_inputs(&args.input, job)?;
+    // Solving takes long: the bar counts the games and tells the time left.
+    let totals = if args.theoretical {
+        run_counted(&args.input, &selection, job)?
+    } else {
+        run_inputs(&args.input, job)?
+    };
     let t = &totals.tally;
     let mut summary = report::tally_line(&totals);
     let wrong = wrong.into_inner();

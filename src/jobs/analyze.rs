@@ -17,7 +17,7 @@ use crate::record::analysis::{analyze_game, GameAnalysis, Judging};
 use crate::record::select::{duplicate_key, Selection};
 use crate::search::Searcher;
 use crate::solve::Solver;
-use crate::{GameRecord, Status};
+use crate::{GameRecord, Move, Status};
 
 /// Games analysed together: enough to keep every core busy, few enough
 /// that output and progress come often.
@@ -34,6 +34,131 @@ pub struct Analyzed {
     pub status: Status,
     /// The analysis; `None` only if the solver was interrupted.
     pub analysis: Option<GameAnalysis>,
+}
+
+/// The columns of the per-game table (SPEC section 9; `kifu analyze
+/// --format csv`).
+pub const GAME_COLUMNS: [&str; 20] = [
+    "source",
+    "game",
+    "black_player",
+    "white_player",
+    "status",
+    "empties",
+    "theoretical_black_score",
+    "black_score",
+    "solved_black_score",
+    "black_loss",
+    "white_loss",
+    "black_mistakes",
+    "white_mistakes",
+    "first_mistake_move",
+    "midgame_depth",
+    "black_midgame_loss",
+    "white_midgame_loss",
+    "black_midgame_mistakes",
+    "white_midgame_mistakes",
+    "first_midgame_mistake_move",
+];
+
+/// The columns of the per-move table (`kifu analyze --moves --format
+/// csv`).
+pub const MOVE_COLUMNS: [&str; 12] = [
+    "source",
+    "game",
+    "move",
+    "color",
+    "square",
+    "empties",
+    "best_value",
+    "best_moves",
+    "value",
+    "loss",
+    "exact",
+    "depth",
+];
+
+/// The columns of either table that hold text (`exact` is `true` or
+/// `false`); every other holds a whole number, or nothing.
+pub const TEXT_COLUMNS: [&str; 8] = [
+    "source",
+    "black_player",
+    "white_player",
+    "status",
+    "color",
+    "square",
+    "best_moves",
+    "exact",
+];
+
+/// Squares, space separated.
+fn squares(moves: &[Move]) -> String {
+    let names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    names.join(" ")
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+impl Analyzed {
+    /// The game's row of the per-game table, [`GAME_COLUMNS`] as text
+    /// (an empty field: none).
+    #[must_use]
+    pub fn game_fields(&self) -> [String; 20] {
+        let r = &self.record;
+        let a = self.analysis.clone().unwrap_or_default();
+        [
+            self.source.to_string(),
+            r.origin.index.to_string(),
+            r.tags.black.clone().unwrap_or_default(),
+            r.tags.white.clone().unwrap_or_default(),
+            self.status.name().to_owned(),
+            opt(a.empties),
+            opt(a.theoretical_black_score),
+            opt(a.black_score),
+            opt(a.solved_black_score),
+            a.black_loss.to_string(),
+            a.white_loss.to_string(),
+            a.black_mistakes.to_string(),
+            a.white_mistakes.to_string(),
+            opt(a.first_mistake_move),
+            opt(a.midgame_depth),
+            a.black_midgame_loss.to_string(),
+            a.white_midgame_loss.to_string(),
+            a.black_midgame_mistakes.to_string(),
+            a.white_midgame_mistakes.to_string(),
+            opt(a.first_midgame_mistake_move),
+        ]
+    }
+
+    /// The game's rows of the per-move table, [`MOVE_COLUMNS`] as text.
+    #[must_use]
+    pub fn move_fields(&self) -> Vec<[String; 12]> {
+        let Some(a) = &self.analysis else {
+            return Vec::new();
+        };
+        let index = self.record.origin.index.to_string();
+        a.moves
+            .iter()
+            .map(|m| {
+                [
+                    self.source.to_string(),
+                    index.clone(),
+                    (m.index + 1).to_string(),
+                    m.color.name().to_owned(),
+                    m.mv.to_string(),
+                    m.empties.to_string(),
+                    m.best_value.to_string(),
+                    squares(&m.best_moves),
+                    m.value.to_string(),
+                    m.loss.to_string(),
+                    m.exact.to_string(),
+                    m.depth.to_string(),
+                ]
+            })
+            .collect()
+    }
 }
 
 /// What to analyse and with what.
@@ -182,7 +307,7 @@ pub fn analyze_all(
         jobs: 1,
         ..inputs.options()
     };
-    inputs.each(|path, games, found| {
+    inputs.each(|path, games, found, _| {
         notes.extend(found);
         job.input(
             path,

@@ -8,6 +8,8 @@ use crate::io::input::{self, OpenError};
 use crate::record::select::{duplicate_key, Excluded, FilterBuilder, Selection};
 use crate::GameRecord;
 
+use super::{Part, Parting};
+
 /// A job's failure: an input that cannot be opened, or one whose reading
 /// (or whose sink) failed part way, with the input's name.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +47,9 @@ pub struct Inputs {
     pub unique: bool,
     /// Worker threads, 0 for one per core.
     pub jobs: usize,
+    /// Which games of the inputs, counted across all of them, to take
+    /// (`--shard`; a Dask task's range).
+    pub part: Part,
 }
 
 impl Inputs {
@@ -77,22 +82,84 @@ impl Inputs {
         Ok(Selection::new(filter.build(), openings))
     }
 
-    /// Runs `each` over every input in turn: its name, its games, and the
-    /// notes about it (WTHOR names), each note led by the input's name.
+    /// Runs `each` over every input in turn: its name, its games (only
+    /// those of [`Inputs::part`]), the notes about it (WTHOR names), each
+    /// note led by the input's name, and the count of games across the
+    /// inputs ([`Parting::games_read`]).
     pub fn each(
         &self,
-        mut each: impl FnMut(&str, Box<dyn GameReader>, Vec<String>) -> Result<(), BatchError>,
+        mut each: impl FnMut(&str, Box<dyn GameReader>, Vec<String>, &Parting) -> Result<(), BatchError>,
     ) -> Result<(), JobError> {
+        let parting = Parting::new(self.part);
         for path in &self.paths {
             let mut found = Vec::new();
-            let games = self.open(path, &mut found)?;
+            let games = parting.input(self.open(path, &mut found)?);
             let notes = found.into_iter().map(|n| format!("{path}: {n}")).collect();
-            each(path, games, notes).map_err(|error| JobError::Input {
+            each(path, games, notes, &parting).map_err(|error| JobError::Input {
                 path: path.clone(),
                 error,
             })?;
         }
         Ok(())
+    }
+}
+
+/// One input's games, counted ([`Inputs::count`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counted {
+    /// The input, as named.
+    pub path: String,
+    /// Its games, of every part (up to where a range's end stopped the
+    /// reading).
+    pub games: u64,
+    /// Those the part takes.
+    pub taken: u64,
+    /// Of those, the ones the selection keeps.
+    pub kept: u64,
+}
+
+impl Inputs {
+    /// Each input's games counted, in parallel and without working on
+    /// them: all, the part's, and those of the part `selection` keeps
+    /// (replayed only when a filter needs it). What a long job's estimate
+    /// of the time left starts from, and where a Dask run cuts its tasks.
+    pub fn count(&self, selection: &Selection) -> Result<Vec<Counted>, JobError> {
+        let options = self.options().counting();
+        let mut out = Vec::new();
+        let mut read = 0;
+        self.each(|path, games, _, parting| {
+            let before = parting.games_read(read);
+            let (mut taken, mut kept) = (0, 0);
+            let result = batch::run(
+                games,
+                &options,
+                |records: Vec<GameRecord>| {
+                    let n = records.len() as u64;
+                    if selection.filter.is_empty() {
+                        return (n, n);
+                    }
+                    let mut kept = 0;
+                    selection.replay_each(&records, false, |record, (report, found)| {
+                        kept += u64::from(selection.filter.accepts(record, &report, &found));
+                    });
+                    (n, kept)
+                },
+                |(n, k)| {
+                    taken += n;
+                    kept += k;
+                    Ok(())
+                },
+            );
+            read += taken;
+            out.push(Counted {
+                path: path.to_owned(),
+                games: parting.games_read(read) - before,
+                taken,
+                kept,
+            });
+            result
+        })?;
+        Ok(out)
     }
 }
 

@@ -3,7 +3,8 @@
 //! drift apart.
 //!
 //! - [`Inputs`]: files, their format and how to read them, the filters by
-//!   name, `--exclude`, `--unique`; opened and run through the batch
+//!   name, `--exclude`, `--unique`, the part of the games to take
+//!   (`--shard`, a range: [`Part`]); opened and run through the batch
 //!   pipeline one after another.
 //! - [`analyze::Analyzer`]: the games of the inputs analysed by the solver,
 //!   in input order, a batch of games at a time in parallel.
@@ -13,9 +14,13 @@
 
 pub mod analyze;
 mod inputs;
+mod part;
 pub mod positions;
+pub mod table;
+pub mod theoretical;
 
-pub use inputs::{excluded, Inputs, JobError};
+pub use inputs::{excluded, Counted, Inputs, JobError};
+pub use part::{Part, PartError, Parting};
 
 use crate::search::{SearchOptions, Searcher};
 use crate::solve::{Solver, SolverOptions};

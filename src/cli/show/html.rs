@@ -38,6 +38,7 @@ fn read(args: &Args) -> Result<(Vec<Kept>, Totals, Vec<String>)> {
         source: args.source.clone(),
         jobs: 0,
         quiet: false,
+        shard: None,
         filter: args.html.filter.clone(),
     };
     let selection = input.selection(true)?;
