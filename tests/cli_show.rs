@@ -419,3 +419,187 @@ fn completions_and_man_page_come_from_the_clap_definitions() {
     assert!(man.contains(".TH kifu 1"));
     assert!(man.contains("convert"));
 }
+
+/// The analysed moves of `kifu analyze ARGS --moves --format csv -q` (one
+/// thread: the same search order as `show`'s one game), each row by name.
+fn analysed_moves(args: &[&str]) -> Vec<std::collections::HashMap<String, String>> {
+    let out = kifu()
+        .arg("analyze")
+        .args(args)
+        .args(["--moves", "--format", "csv", "-j", "1", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .map(str::to_owned)
+                .zip(r.iter().map(str::to_owned))
+                .collect()
+        })
+        .collect()
+}
+
+fn stdout_lines(args: &[&str]) -> Vec<String> {
+    let out = kifu().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn moves(n: i32) -> String {
+    format!("{n} move{}", if n == 1 { "" } else { "s" })
+}
+
+#[test]
+fn show_analyze_with_a_depth_marks_estimates_and_leaves_exact_values_unmarked() {
+    let dir = crate::support::scratch("show-depth");
+    // The first game of the file, alone, for `analyze`.
+    let game = std::fs::read_to_string("fixtures/transcripts/example.txt")
+        .unwrap()
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .unwrap()
+        .to_owned();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, format!("{game}\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let show = ["show", file, "--each", "--ascii", "--analyze", "20"];
+    let judged = stdout_lines(&[&show[..], &["--depth", "4"]].concat());
+    let exact = stdout_lines(&[&show[..], &["--depth", "0"]].concat());
+    let rows = analysed_moves(&[file, "--empties", "20", "--depth", "4"]);
+    let int = |row: &std::collections::HashMap<String, String>, key: &str| -> i32 {
+        row[key].parse().unwrap()
+    };
+    let (estimated, solved): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r["exact"] == "false");
+    assert!(estimated.len() > 30 && solved.len() > 15, "{rows:?}");
+    let line = |lines: &[String], number: &str| -> String {
+        let head = format!("move {number}: ");
+        lines.iter().find(|l| l.starts_with(&head)).unwrap().clone()
+    };
+    for row in &rows {
+        let (value, best, loss) = (int(row, "value"), int(row, "best_value"), int(row, "loss"));
+        let mine = line(&judged, &row["move"]);
+        if row["exact"] == "true" {
+            // Exact values as without the search, unmarked.
+            assert_eq!(mine, line(&exact, &row["move"]));
+            assert!(!mine.contains('~'), "{mine}");
+            assert!(mine.contains(&format!(" — value {value:+}")), "{mine}");
+            continue;
+        }
+        // An estimate: `~` before every figure; marked as a mistake from
+        // 4 discs up; the page without the search says nothing of it.
+        assert_eq!(row["depth"], "4");
+        let head = line(&exact, &row["move"]);
+        assert!(!head.contains(" — "), "{head}");
+        let said = mine.strip_prefix(&head).expect("the plain line first");
+        if loss == 0 {
+            assert_eq!(said, format!(" — value ~{value:+} (best)"));
+        } else {
+            let mark = match (loss >= 4, best.signum() != value.signum()) {
+                (false, _) => "",
+                (true, false) => " ?",
+                (true, true) => " ??",
+            };
+            assert_eq!(
+                said,
+                format!(
+                    " — value ~{value:+}, best ~{best:+} ({}), loss ~{loss}{mark}",
+                    row["best_moves"]
+                )
+            );
+        }
+    }
+    // Under each position before the exact part, the search's estimate.
+    let estimates: Vec<&String> = judged
+        .iter()
+        .filter(|l| l.starts_with("estimate by a "))
+        .collect();
+    assert_eq!(estimates.len(), estimated.len());
+    for (line, row) in estimates.iter().zip(&estimated) {
+        assert_eq!(
+            **line,
+            format!(
+                "estimate by a 4-move search: {} ~{:+} with {}",
+                row["color"],
+                int(row, "best_value"),
+                row["best_moves"]
+            )
+        );
+    }
+    // The whole game's losses close the output, the estimates apart.
+    let sum = |rows: &[&std::collections::HashMap<String, String>], color: &str, least: i32| {
+        let mine: Vec<i32> = rows
+            .iter()
+            .filter(|r| r["color"] == color)
+            .map(|r| int(r, "loss"))
+            .collect();
+        (
+            mine.iter().sum::<i32>(),
+            mine.iter().filter(|&&l| l >= least.max(1)).count() as i32,
+        )
+    };
+    let first = |rows: &[&std::collections::HashMap<String, String>], least: i32| {
+        rows.iter()
+            .find(|r| int(r, "loss") >= least.max(1))
+            .map(|r| r["move"].clone())
+            .unwrap()
+    };
+    let (b, bn) = sum(&estimated, "black", 4);
+    let (w, wn) = sum(&estimated, "white", 4);
+    let (eb, ebn) = sum(&solved, "black", 0);
+    let (ew, ewn) = sum(&solved, "white", 0);
+    let last = estimated.last().unwrap()["move"].clone();
+    assert_eq!(
+        judged[judged.len() - 2..],
+        [
+            format!(
+                "~ estimates by a 4-move search to move {last}: black lost ~{b} in {} of 4+ discs, \
+                 white ~{w} in {}; first: move {}",
+                moves(bn),
+                moves(wn),
+                first(&estimated, 4)
+            ),
+            format!(
+                "exact from move {} (20 empties): black lost {eb} in {}, white {ew} in {}; \
+                 first mistake: move {}",
+                solved[0]["move"],
+                moves(ebn),
+                moves(ewn),
+                first(&solved, 0)
+            )
+        ]
+    );
+    // Nothing else differs: `--depth 0` is the endgame alone, as before.
+    let stripped: Vec<String> = judged[..judged.len() - 2]
+        .iter()
+        .filter(|l| !l.starts_with("estimate by a "))
+        .map(|l| match l.find(" — value ~") {
+            Some(at) => l[..at].to_owned(),
+            None => l.clone(),
+        })
+        .collect();
+    assert_eq!(stripped, exact);
+    assert!(!exact.iter().any(|l| l.contains('~')));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn show_depth_needs_analyze() {
+    let out = kifu()
+        .args(["show", "f5d6c3", "--depth", "4"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("--analyze <N>"));
+}

@@ -24,8 +24,10 @@ use crate::cli::status::ColorWhen;
 /// among them) goes into one web page to step through: a list of the
 /// games with a search box, the board, the moves, a graph of the disc
 /// difference; --analyze N adds each position's exact value from N empty
-/// squares on and each move's loss, mistakes marked. The page needs nothing else: send it,
-/// open it offline, embed it in another page.
+/// squares on and each move's loss, mistakes marked, and before that a
+/// --depth D search's estimates (dashed on the graph, marked `~`). The
+/// page needs nothing else: send it, open it offline, embed it in another
+/// page.
 ///
 /// Examples:
 ///   kifu show f5d6c3d3c4
@@ -34,6 +36,7 @@ use crate::cli::status::ColorWhen;
 ///   kifu show fixtures/transcripts/oracles.txt --each --ascii
 ///   kifu show WTH_2024.wtb --event "World" --html worlds-2024.html
 ///   kifu show games.pgn --html games.html --analyze 20
+///   kifu show game.ggf --analyze 20 --depth 8 --each
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -73,12 +76,23 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "each")]
     pub(super) svg: Option<PathBuf>,
 
-    /// Solve the game exactly from the first position with at most N
-    /// empty squares: each move line then gives the move's value, the best
-    /// value and the loss (`?` lost discs, `??` threw away the result),
-    /// and an unfinished position its value under perfect play.
+    /// Judge the game: exactly from the first position with at most N
+    /// empty squares, and before it by a --depth search. Each move line
+    /// then gives the move's value, the best value and the loss (`?` lost
+    /// discs, `??` threw away the result; a search's estimates marked `~`,
+    /// its losses marked from 4 discs), a position its value (under perfect
+    /// play, or the search's estimate), and the whole game's losses close
+    /// the output.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=30))]
     pub(super) analyze: Option<u32>,
+
+    /// With --analyze, the moves before the exact part are judged by a
+    /// search this many moves deep (estimates, marked `~`); 0 judges the
+    /// endgame only.
+    #[arg(long, value_name = "D", requires = "analyze",
+          default_value_t = kifu::jobs::ANALYSIS_DEPTH,
+          value_parser = clap::value_parser!(u32).range(0..=kifu::jobs::MAX_DEPTH as i64))]
+    pub(super) depth: u32,
 
     /// With --each, write one SVG per position into DIR (000.svg is the
     /// start).

@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use kifu::record::analysis::{analyze, GameAnalysis, MoveAnalysis};
+use kifu::record::analysis::{analyze_game, GameAnalysis, Judging, MoveAnalysis, MIDGAME_MISTAKE};
 use kifu::render::svg::{position_svg, sheet_svg, SvgOptions};
 use kifu::render::text::{diagram, diagram_painted, sheet, Cell, Sheet, TextStyle};
 use kifu::solve::Solver;
@@ -14,6 +14,7 @@ use kifu::{
 
 use super::diagnostic;
 use super::output::{self, AtomicFile, Target};
+use super::report;
 use super::status::Outcome;
 
 mod args;
@@ -200,7 +201,11 @@ fn describe(
         score.empties
     ));
     let mover = position.side_to_move();
-    if let Some(line) = analysis.perfect(position) {
+    let played = last.map_or(0, |step| step.number);
+    if let Some(line) = analysis
+        .perfect(position)
+        .or_else(|| analysis.judged(played))
+    {
         out.push_str(&line);
     }
     if position.is_game_over() {
@@ -257,6 +262,85 @@ impl Analysis {
             final_discs(solution.value, mover)
         ))
     }
+
+    /// The value of the position after `played` move tokens, before the
+    /// exact part, as the search judged it for the next move: an estimate
+    /// (or a value, where the search reached the end).
+    fn judged(&self, played: usize) -> Option<String> {
+        let m = self
+            .game
+            .as_ref()?
+            .moves
+            .iter()
+            .find(|m| m.index == played)?;
+        if m.empties <= self.empties {
+            return None;
+        }
+        let best: Vec<String> = m.best_moves.iter().map(ToString::to_string).collect();
+        Some(if m.exact {
+            format!(
+                "perfect play: {} {:+} with {} (black {})\n",
+                m.color,
+                m.best_value,
+                best.join(" "),
+                final_discs(m.best_value, m.color)
+            )
+        } else {
+            format!(
+                "estimate by a {}-move search: {} ~{:+} with {}\n",
+                m.depth,
+                m.color,
+                m.best_value,
+                best.join(" ")
+            )
+        })
+    }
+
+    /// The closing lines of a game judged from its first move: the losses
+    /// the search estimated, then the exact ones.
+    fn summary(&self) -> Option<String> {
+        let game = self.game.as_ref()?;
+        let depth = game.midgame_depth?;
+        let (early, exact): (Vec<&MoveAnalysis>, Vec<&MoveAnalysis>) =
+            game.moves.iter().partition(|m| m.empties > self.empties);
+        let moves = |n: u32| report::counted(u64::from(n), "move");
+        let mut out = format!(
+            "~ estimates by a {depth}-move search{}: black lost ~{} in {} of {MIDGAME_MISTAKE}+ \
+             discs, white ~{} in {}{}\n",
+            early
+                .last()
+                .map(|m| format!(" to move {}", m.index + 1))
+                .unwrap_or_default(),
+            game.black_midgame_loss,
+            moves(game.black_midgame_mistakes),
+            game.white_midgame_loss,
+            moves(game.white_midgame_mistakes),
+            game.first_midgame_mistake_move
+                .map(|n| format!("; first: move {n}"))
+                .unwrap_or_default()
+        );
+        match game.empties {
+            None => out.push_str(&format!(
+                "the game ended with more than {} empties\n",
+                self.empties
+            )),
+            Some(empties) => out.push_str(&format!(
+                "exact from {}: black lost {} in {}, white {} in {}{}\n",
+                exact.first().map_or_else(
+                    || format!("{empties} empties"),
+                    |m| format!("move {} ({empties} empties)", m.index + 1)
+                ),
+                game.black_loss,
+                moves(game.black_mistakes),
+                game.white_loss,
+                moves(game.white_mistakes),
+                game.first_mistake_move
+                    .map(|n| format!("; first mistake: move {n}"))
+                    .unwrap_or_default()
+            )),
+        }
+        Some(out)
+    }
 }
 
 /// `black 36-28` style: Black's and White's discs for a value of `side`.
@@ -266,25 +350,38 @@ fn final_discs(value: i32, side: Color) -> String {
     format!("{b}-{}", 64 - b)
 }
 
-/// ` — value +2, best +4 (g4 c1), loss 2 ?` for an analysed move.
+/// A value with its sign; an estimate with `~` before it.
+fn signed(value: i32, exact: bool) -> String {
+    if exact {
+        format!("{value:+}")
+    } else {
+        format!("~{value:+}")
+    }
+}
+
+/// ` — value +2, best +4 (g4 c1), loss 2 ?` for an analysed move; an
+/// estimate ` — value ~+3, best ~+8 (c4), loss ~5 ?`, marked from a
+/// midgame mistake up (as `kifu analyze` marks them).
 fn move_value(m: &MoveAnalysis) -> String {
     let best: Vec<String> = m.best_moves.iter().map(ToString::to_string).collect();
     if m.loss == 0 {
-        format!(" — value {:+} (best)", m.value)
-    } else {
-        let mark = if m.best_value.signum() != m.value.signum() {
-            "??"
-        } else {
-            "?"
-        };
-        format!(
-            " — value {:+}, best {:+} ({}), loss {} {mark}",
-            m.value,
-            m.best_value,
-            best.join(" "),
-            m.loss
-        )
+        return format!(" — value {} (best)", signed(m.value, m.exact));
     }
+    let mark = if !m.exact && m.loss < MIDGAME_MISTAKE {
+        ""
+    } else if m.best_value.signum() != m.value.signum() {
+        " ??"
+    } else {
+        " ?"
+    };
+    format!(
+        " — value {}, best {} ({}), loss {}{}{mark}",
+        signed(m.value, m.exact),
+        signed(m.best_value, m.exact),
+        best.join(" "),
+        if m.exact { "" } else { "~" },
+        m.loss
+    )
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
@@ -311,8 +408,15 @@ pub fn run(args: Args) -> Result<Outcome> {
     let analysis = match args.analyze {
         Some(empties) => {
             let solver = kifu::jobs::solver(kifu::jobs::DEFAULT_HASH_MB);
+            let searcher =
+                (args.depth > 0).then(|| kifu::jobs::searcher(kifu::jobs::DEFAULT_HASH_MB));
+            let judging = Judging {
+                empties,
+                depth: args.depth,
+                best_moves: true,
+            };
             // Never interrupted: Ctrl-C ends the process.
-            let game = analyze(&solver, record, empties).ok();
+            let game = analyze_game(&solver, searcher.as_ref(), record, &judging).ok();
             Analysis {
                 game,
                 solver: Some(solver),
@@ -450,6 +554,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             if args.ply.is_none_or(|n| n >= record.moves.len()) {
                 writeln!(out, "recorded result: {result}")?;
             }
+        }
+    }
+    // The whole game's losses, under its last position.
+    if args.ply.is_none_or(|n| n >= record.moves.len()) {
+        if let Some(summary) = analysis.summary() {
+            out.write_all(summary.as_bytes())?;
         }
     }
     out.flush()?;
