@@ -113,7 +113,7 @@ fn an_analysis_gives_each_move_its_exact_values() {
     let run = kifu()
         .args(["show", "fixtures/transcripts/example.txt", "--html"])
         .arg(&out)
-        .args(["--analyze", "12", "--hash", "16"])
+        .args(["--analyze", "12", "--depth", "0", "--hash", "16"])
         .output()
         .unwrap();
     assert!(run.status.code() == Some(1), "{run:?}");
@@ -180,5 +180,84 @@ fn a_page_is_never_written_over_its_input_and_filters_need_a_page() {
     assert_eq!(run.status.code(), Some(0));
     let data = data_of(&std::fs::read_to_string(&out).unwrap());
     assert_eq!(data["games"][0]["m"], "f5d6c3d3c4");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_whole_game_analysis_marks_each_estimate_in_the_page_data() {
+    let dir = scratch("page-depth");
+    let file = "fixtures/transcripts/example.txt";
+    let page = |depth: &str| {
+        let out = dir.join(format!("depth-{depth}.html"));
+        let run = kifu()
+            .args(["show", file, "--html"])
+            .arg(&out)
+            .args(["--analyze", "20", "--depth", depth, "--hash", "16"])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "an invalid game: {run:?}");
+        data_of(&std::fs::read_to_string(&out).unwrap())["games"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let (judged, exact) = (page("4"), page("0"));
+    // Which moves `analyze` estimates and which it solves (the flags do
+    // not depend on the search's order; the exact values neither).
+    let out = kifu()
+        .args(["analyze", file, "--empties", "20", "--depth", "4"])
+        .args(["--moves", "--format", "csv", "-q"])
+        .output()
+        .unwrap();
+    let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    let header = reader.headers().unwrap().clone();
+    let field = |r: &csv::StringRecord, name: &str| -> String {
+        r[header.iter().position(|h| h == name).unwrap()].to_owned()
+    };
+    let mut checked = (0, 0);
+    for row in reader.records() {
+        let row = row.unwrap();
+        let game: usize = field(&row, "game").parse().unwrap();
+        let index = field(&row, "move").parse::<u64>().unwrap() - 1;
+        let a = &judged[game - 1]["a"];
+        let m = a["m"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m[0].as_u64() == Some(index))
+            .expect("every analysed move on the page");
+        assert_eq!(m.as_array().unwrap().len(), 5, "{m}");
+        if field(&row, "exact") == "true" {
+            assert_eq!(m[4], 0, "an exact value: {m}");
+            assert_eq!(m[1].to_string(), field(&row, "best_value"));
+            assert_eq!(m[2].to_string(), field(&row, "value"));
+            // The same entry as on the page without the search.
+            let same = exact[game - 1]["a"]["m"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e[0] == m[0]);
+            assert_eq!(same, Some(m));
+            checked.0 += 1;
+        } else {
+            assert_eq!(m[4].to_string(), field(&row, "depth"), "{m}");
+            assert_eq!(m[4], 4);
+            checked.1 += 1;
+        }
+        assert_eq!(a["d"], 4);
+        assert!(a["t"].as_i64().is_some_and(|t| t > 0), "{a}");
+    }
+    assert!(checked.0 > 30 && checked.1 > 100, "{checked:?}");
+    let entries: usize = judged
+        .iter()
+        .map(|g| g["a"]["m"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(entries, checked.0 + checked.1, "no other entry");
+    // Without the search: no depth, no threshold, every value exact.
+    for g in &exact {
+        let a = &g["a"];
+        assert_eq!((a.get("d"), a.get("t")), (None, None), "{a}");
+        assert!(a["m"].as_array().unwrap().iter().all(|m| m[4] == 0));
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

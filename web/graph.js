@@ -1,8 +1,9 @@
 // The graph of the disc difference (Black's discs minus White's) after
 // each move; with an analysis, each analysed position's exact value
-// (Black's final margin under perfect play) and the mistakes as dots. A
-// click goes to the nearest move. Shared by the game page and the
-// browser's viewer.
+// (Black's final margin under perfect play), a search's estimates before
+// it as a line of their own, and the mistakes as dots (hollow where
+// estimated). A click goes to the nearest move. Shared by the game page
+// and the browser's viewer.
 
 const NS = 'http://www.w3.org/2000/svg';
 const WIDTH = 600;
@@ -37,10 +38,13 @@ export class Graph {
     return HEIGHT / 2 - (diff * (HEIGHT / 2 - 8)) / 64;
   }
 
-  // `diffs[k]`: Black minus White after k moves; `values[k]`: the exact
-  // value (Black's view) of the position after k moves, or undefined;
-  // `losses[k - 1]`: what move k lost.
-  draw(diffs, values, losses) {
+  // `diffs[k]`: Black minus White after k moves; `values[k]`: the value
+  // (Black's view) of the position after k moves, or undefined, and
+  // `estimated[k]` whether it is a search's estimate; `losses[k - 1]`:
+  // what move k lost, `mistakes[k - 1]` whether it is a mistake and
+  // `depths[k - 1]` the depth of the search that estimated it (0: exact).
+  // Without an analysis `losses`, `mistakes` and `depths` are null.
+  draw({ diffs, values, estimated, losses, mistakes, depths }) {
     this.moves = diffs.length - 1;
     this.root.textContent = '';
     const scale = Math.max(16, ...diffs.map(Math.abs), ...values.filter((v) => v !== undefined).map(Math.abs));
@@ -57,18 +61,26 @@ export class Graph {
     label(`−${scale}`, HEIGHT - 4);
     const path = diffs.map((d, k) => `${k === 0 ? 'M' : 'L'}${this.x(k).toFixed(1)},${y(d).toFixed(1)}`).join(' ');
     this.root.append(svg('path', { d: path, class: 'diff-line' }));
-    const known = values.map((v, k) => [v, k]).filter(([v]) => v !== undefined);
-    if (known.length > 0) {
-      const valuePath = known.map(([v, k], i) => `${i === 0 ? 'M' : 'L'}${this.x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-      this.root.append(svg('path', { d: valuePath, class: 'value-line' }));
-    }
-    (losses || []).forEach((loss, i) => {
-      if (loss > 0) {
+    const line = (ks, kind) => {
+      if (ks.length === 0) return;
+      const d = ks.map((k, i) => `${i === 0 ? 'M' : 'L'}${this.x(k).toFixed(1)},${y(values[k]).toFixed(1)}`).join(' ');
+      this.root.append(svg('path', { d, class: kind }));
+    };
+    const known = values.map((v, k) => k).filter((k) => values[k] !== undefined);
+    const exact = known.filter((k) => !estimated[k]);
+    // The estimates, and the first exact value after them: the lines meet.
+    const guessed = known.filter((k) => estimated[k] || (k > 0 && estimated[k - 1]));
+    line(exact, 'value-line');
+    line(guessed, 'estimate-line');
+    (mistakes || []).forEach((mistake, i) => {
+      if (mistake) {
         const k = i + 1;
+        const loss = losses[i];
         const at = values[k] !== undefined ? values[k] : diffs[k];
-        const dot = svg('circle', { cx: this.x(k), cy: y(at), r: Math.min(3 + loss / 2, 9), class: 'mistake-dot' });
+        const kind = depths[i] > 0 ? 'mistake-dot estimate' : 'mistake-dot';
+        const dot = svg('circle', { cx: this.x(k), cy: y(at), r: Math.min(3 + loss / 2, 9), class: kind });
         const title = svg('title', {});
-        title.textContent = `move ${k} loses ${loss}`;
+        title.textContent = depths[i] > 0 ? `move ${k} loses ~${loss} (a ${depths[i]}-move search's estimate)` : `move ${k} loses ${loss}`;
         dot.append(title);
         this.root.append(dot);
       }
@@ -76,12 +88,14 @@ export class Graph {
     this.marker = svg('line', { x1: 0, y1: 4, x2: 0, y2: HEIGHT - 4, class: 'cursor' });
     this.root.append(this.marker);
     const final = diffs[diffs.length - 1];
-    const mistakes = (losses || []).filter((l) => l > 0).length;
+    const marked = (mistakes || []).filter(Boolean).length;
+    const guesses = known.length - exact.length;
     this.root.setAttribute(
       'aria-label',
       `Graph of the disc difference after each of ${this.moves} moves, from Black's side: ` +
         `highest ${Math.max(...diffs)}, lowest ${Math.min(...diffs)}, at the end ${final > 0 ? '+' : ''}${final}` +
-        (known.length > 0 ? `; exact values of ${known.length} positions, ${mistakes} mistakes marked` : ''),
+        (guesses > 0 ? `; a search's estimates of ${guesses} positions` : '') +
+        (known.length > 0 ? `; exact values of ${exact.length} positions, ${marked} mistakes marked` : ''),
     );
   }
 

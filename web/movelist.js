@@ -1,13 +1,16 @@
 // The move list: every move token numbered as kifu numbers them, the
 // passes the record left out said in words, the current move marked,
-// mistakes (with an analysis) marked with what they lost. A click on a
-// move goes there. Shared by the game page and the browser's viewer.
+// mistakes (with an analysis) marked with what they lost, `~` before a
+// search's estimate. A click on a move goes there. Shared by the game page
+// and the browser's viewer.
 
 import { colorName } from './othello.js';
 import { element } from './dom.js';
 
 // `game.steps` is the replay (steps[k] after k tokens); `game.rest` the
-// tokens after the first illegal one; `losses[k]` what token k lost.
+// tokens after the first illegal one; `losses[k]` what token k lost,
+// `mistakes[k]` whether that makes it a mistake, `depths[k]` the depth of
+// the search that estimated it (0: exact).
 export function renderMoveList(list, game, onGo) {
   list.textContent = '';
   const items = [];
@@ -32,15 +35,21 @@ export function renderMoveList(list, game, onGo) {
     let label = `move ${k}, ${colorName(s.color)} ${s.square === null ? 'passes' : what}`;
     const loss = game.losses ? game.losses[k - 1] : undefined;
     if (loss !== undefined) {
-      if (loss > 0) {
+      const depth = game.depths[k - 1];
+      const about = depth > 0 ? '~' : '';
+      const discs = `${loss} disc${loss === 1 ? '' : 's'}`;
+      if (game.mistakes[k - 1]) {
         li.classList.add('mistake');
-        button.append(' ', element('span', 'loss', `−${loss}`));
-        label += `, a mistake: loses ${loss} disc${loss === 1 ? '' : 's'}`;
+        if (depth > 0) li.classList.add('estimate');
+        button.append(' ', element('span', 'loss', `${about}−${loss}`));
+        label += depth > 0 ? `, a mistake by a ${depth}-move search's estimate: loses about ${discs}` : `, a mistake: loses ${discs}`;
         const best = game.bestMoves[k - 1];
         if (best) {
-          button.title = `loses ${loss}; best: ${best}`;
+          button.title = `loses ${about}${loss}; best: ${best}`;
           label += `; best ${best}`;
         }
+      } else if (loss > 0) {
+        label += `, loses about ${discs} by a ${depth}-move search's estimate`;
       } else {
         li.classList.add('best');
       }

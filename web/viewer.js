@@ -1,8 +1,9 @@
 // The game viewer: the game page of `kifu show --html` and the game view
 // of `kifu serve`. A list of games, the board, buttons, keys and clicks to
 // step, the move list, the graph, and with an analysis each position's
-// exact value and each move's loss. The URL fragment (#game=3&move=25)
-// opens a game at a move and follows the stepping.
+// value and each move's loss: exact, or a search's estimate before the
+// exact part, marked `~`. The URL fragment (#game=3&move=25) opens a game
+// at a move and follows the stepping.
 
 import { BLACK, WHITE, colorName, other, counts, isOver, legalMoves, replay, startPosition, parseBoard, splitMoves, passed } from './othello.js';
 import { Board } from './board.js';
@@ -30,7 +31,9 @@ export function decodeGames(data) {
     let analysis = null;
     if (g.a) {
       analysis = new Map();
-      for (const [index, best, value, bestMoves] of g.a.m) analysis.set(index, { best, value, bestMoves });
+      // `depth`: 0 for exact values, else the estimating search's depth
+      // (pages from before estimates have no fifth element).
+      for (const [index, best, value, bestMoves, depth = 0] of g.a.m) analysis.set(index, { best, value, bestMoves, depth });
     }
     return {
       black: name(g.b),
@@ -46,6 +49,10 @@ export function decodeGames(data) {
       start: g.p ? parseBoard(g.p) : null,
       analysis,
       empties: g.a ? g.a.e : null,
+      // The search that judged the moves before the exact part (0: none),
+      // and the estimated loss from which a move counts as a mistake.
+      depth: g.a && g.a.d ? g.a.d : 0,
+      threshold: g.a && g.a.t ? g.a.t : 0,
     };
   });
 }
@@ -64,22 +71,35 @@ function prepare(game) {
     return c.black - c.white;
   });
   const values = new Array(steps.length).fill(undefined);
+  // Whether values[k] is a search's estimate rather than an exact value.
+  const estimated = new Array(steps.length).fill(false);
   let losses = null;
   let bestMoves = null;
+  let depths = null;
+  let mistakes = null;
   if (game.analysis) {
     losses = new Array(played).fill(undefined);
     bestMoves = new Array(played).fill(undefined);
+    depths = new Array(played).fill(undefined);
+    mistakes = new Array(played).fill(false);
     const view = (v, color) => (color === BLACK ? v : -v);
+    // In move order: where the exact part begins, its value replaces the
+    // estimate of the position the last estimated move led to.
     for (const [index, a] of game.analysis) {
       if (index >= played) continue;
       const color = steps[index + 1].color;
       values[index] = view(a.best, color);
       values[index + 1] = view(a.value, color);
-      losses[index] = a.best - a.value;
+      estimated[index] = estimated[index + 1] = a.depth > 0;
+      const loss = Math.max(0, a.best - a.value);
+      losses[index] = loss;
       bestMoves[index] = a.bestMoves;
+      depths[index] = a.depth;
+      // Smaller estimated losses are within a search's error.
+      mistakes[index] = loss > 0 && (a.depth === 0 || loss >= game.threshold);
     }
   }
-  return { steps, diffs, values, losses, bestMoves, rest: game.tokens.slice(played) };
+  return { steps, diffs, values, estimated, losses, bestMoves, depths, mistakes, rest: game.tokens.slice(played) };
 }
 
 function scoreLine(position) {
@@ -167,10 +187,13 @@ export function startViewer(root, games, { title = '', single = false, back = nu
     heading.textContent = single ? names : `Game ${index + 1}: ${names}`;
     info.textContent = [game.event, game.date, game.opening, game.result].filter(Boolean).join(' · ');
     state.items = renderMoveList(moves, { ...state.prepared, rest: state.prepared.rest }, (k) => go(k));
-    graph.draw(state.prepared.diffs, state.prepared.values, state.prepared.losses);
-    legend.textContent = game.analysis
-      ? 'Line: disc difference after each move (Black above). Dashed: the exact value with perfect play. Dots: mistakes.'
-      : 'Disc difference after each move, Black above the line.';
+    graph.draw(state.prepared);
+    legend.textContent = !game.analysis
+      ? 'Disc difference after each move, Black above the line.'
+      : state.prepared.estimated.some(Boolean)
+        ? 'Line: disc difference after each move (Black above). Orange dashes: the exact value with perfect play; ' +
+          `blue dots: a ${game.depth}-move search's estimate. Dots: mistakes, hollow where estimated.`
+        : 'Line: disc difference after each move (Black above). Dashed: the exact value with perfect play. Dots: mistakes.';
     summary.textContent = analysisSummary(game, state.prepared);
     if (list) list.select(index);
     go(move, true);
@@ -178,22 +201,37 @@ export function startViewer(root, games, { title = '', single = false, back = nu
 
   function analysisSummary(game, p) {
     if (!game.analysis || !p.losses) return '';
-    let lost = { [BLACK]: 0, [WHITE]: 0 };
-    let mistakes = { [BLACK]: 0, [WHITE]: 0 };
-    p.losses.forEach((loss, i) => {
-      if (loss > 0) {
+    const plural = (n) => (n === 1 ? '' : 's');
+    // Each side's losses and mistakes over the moves exact or estimated.
+    const tally = (exact) => {
+      const lost = { [BLACK]: 0, [WHITE]: 0 };
+      const mistakes = { [BLACK]: 0, [WHITE]: 0 };
+      p.losses.forEach((loss, i) => {
+        if (loss === undefined || (p.depths[i] === 0) !== exact) return;
         const c = p.steps[i + 1].color;
         lost[c] += loss;
-        mistakes[c] += 1;
-      }
-    });
-    const first = p.values.findIndex((v) => v !== undefined);
-    if (first < 0) return `Exact analysis from ${game.empties} empties: the game ended before.`;
-    const plural = (n) => (n === 1 ? '' : 's');
+        if (p.mistakes[i]) mistakes[c] += 1;
+      });
+      return { lost, mistakes };
+    };
+    const first = p.depths.findIndex((d) => d === 0);
+    let exact = 'the game ended before the exact part.';
+    if (first >= 0) {
+      const { lost, mistakes } = tally(true);
+      exact =
+        `Black lost ${lost[BLACK]} disc${plural(lost[BLACK])} in ${mistakes[BLACK]} mistake${plural(mistakes[BLACK])}, ` +
+        `White ${lost[WHITE]} in ${mistakes[WHITE]}; perfect play from there: Black ${signed(p.values[first])}.`;
+    }
+    const from = first >= 0 ? `from move ${first + 1} (${game.empties} empties)` : '';
+    const last = p.depths.findLastIndex((d) => d > 0);
+    if (last < 0) return `Exact analysis${from ? ' ' + from : ''}: ${exact}`;
+    const { lost, mistakes } = tally(false);
     return (
-      `Exact analysis from move ${first + 1} (${game.empties} empties): Black lost ${lost[BLACK]} disc${plural(lost[BLACK])} ` +
-      `in ${mistakes[BLACK]} mistake${plural(mistakes[BLACK])}, White ${lost[WHITE]} in ${mistakes[WHITE]}; ` +
-      `perfect play from there: Black ${signed(p.values[first])}.`
+      `Estimates by a ${game.depth}-move search to move ${last + 1}` +
+      (first >= 0 ? `, exact ${from}. ` : '; ') +
+      `Estimated: Black lost ~${lost[BLACK]} disc${plural(lost[BLACK])} in ${mistakes[BLACK]} mistake${plural(mistakes[BLACK])} ` +
+      `of ${game.threshold}+ discs, White ~${lost[WHITE]} in ${mistakes[WHITE]}.` +
+      (first >= 0 ? ` Exact: ${exact}` : ` Then ${exact}`)
     );
   }
 
@@ -233,14 +271,17 @@ export function startViewer(root, games, { title = '', single = false, back = nu
     status.textContent = text;
     value.textContent = '';
     if (p.values[k] !== undefined) {
-      value.textContent = `Exact value: ${signed(p.values[k])} for Black with perfect play.`;
+      value.textContent = p.estimated[k]
+        ? `Estimate: ~${signed(p.values[k])} for Black by a ${game.depth}-move search.`
+        : `Exact value: ${signed(p.values[k])} for Black with perfect play.`;
       const next = p.losses && p.losses[k];
       if (next !== undefined) {
         const mover = colorName(p.steps[k + 1].color);
+        const about = p.depths[k] > 0 ? '~' : '';
         value.textContent +=
           next > 0
-            ? ` The move played next by ${mover} loses ${next}; best: ${p.bestMoves[k]}.`
-            : ` ${mover}'s next move is a best move.`;
+            ? ` The move played next by ${mover} loses ${about}${next}; best: ${p.bestMoves[k]}.`
+            : ` ${mover}'s next move is a best move${about ? ' by the search' : ''}.`;
       }
     }
     markCurrent(state.items, k);

@@ -5,7 +5,7 @@ and reads what a person sees: the board, the move list, the counts, the
 graph, the lists of games. Every page is checked for console errors.
 
 Run by scripts/ci-browser.sh (KIFU: the kifu binary, KIFU_CORPUS: the
-corpus, KIFU_SHOTS: where to save the README's screenshots).
+corpus, KIFU_SHOTS: where to save the screenshots README.md and docs/serve.md show).
 """
 
 import json
@@ -284,7 +284,7 @@ class GamePage(unittest.TestCase):
 
     def test_an_analysis_marks_values_and_mistakes(self):
         page = os.path.join(WORK, "analysed.html")
-        kifu("show", "fixtures/transcripts/example.txt", "--html", page, "--analyze", "14", "--hash", "32")
+        kifu("show", "fixtures/transcripts/example.txt", "--html", page, "--analyze", "14", "--depth", "0", "--hash", "32")
         driver.get("file://" + os.path.abspath(page) + "#game=2&move=50")
         driver.wait(lambda: driver.find("#app").attribute("data-ready"), "the page")
         value = driver.find(".value").text
@@ -298,6 +298,58 @@ class GamePage(unittest.TestCase):
         no_console_errors(self, "the analysed page")
         if SHOTS:
             driver.screenshot(os.path.join(SHOTS, "game-page-analysis.png"))
+
+    def test_a_whole_game_analysis_draws_estimates_and_exact_values_apart(self):
+        page = os.path.join(WORK, "judged.html")
+        kifu("show", "fixtures/transcripts/example.txt", "--html", page,
+             "--analyze", "14", "--depth", "4", "--hash", "32")
+        with open(page) as f:
+            data = json.loads(f.read().split('id="kifu-data">')[1].split("</script>")[0])
+        # A complete game judged from move 1 that reaches the exact part,
+        # with mistakes in both parts.
+        def parts(a):
+            return [m for m in a["m"] if m[4] > 0], [m for m in a["m"] if m[4] == 0]
+        number, analysis = next((i, g["a"]) for i, g in enumerate(data["games"], start=1)
+                                if g["s"] == "c" and all(parts(g["a"])))
+        estimated, exact = parts(analysis)
+        self.assertEqual(analysis["d"], 4)
+        self.assertEqual([m[4] for m in estimated], [4] * len(estimated))
+        driver.get("file://" + os.path.abspath(page) + f"#game={number}&move=10")
+        driver.wait(lambda: driver.find("#app").attribute("data-ready"), "the page")
+        driver.wait(lambda: driver.find(".game-title").text.startswith(f"Game {number}:"), f"game {number}")
+
+        def points(css):
+            return len(re.findall(r"[ML]", driver.find(css).attribute("d")))
+
+        # One point a position: the estimates up to the first exact
+        # position (where the lines meet), the exact values from it to the
+        # end (the game has no pass, so a token is a position).
+        self.assertEqual([m[0] for m in analysis["m"]], list(range(len(analysis["m"]))))
+        self.assertEqual(points("svg.graph path.estimate-line"), len(estimated) + 1)
+        self.assertEqual(points("svg.graph path.value-line"), len(exact) + 1)
+        # Mistakes: hollow dots for the estimated ones (from the page's
+        # threshold up), filled for the exact ones, as in the move list.
+        guessed = [m for m in estimated if m[1] - m[2] >= analysis["t"]]
+        solved = [m for m in exact if m[1] > m[2]]
+        self.assertGreater(len(guessed), 0)
+        self.assertGreater(len(solved), 0)
+        self.assertEqual(len(driver.find_all("circle.mistake-dot.estimate")), len(guessed))
+        self.assertEqual(len(driver.find_all("circle.mistake-dot:not(.estimate)")), len(solved))
+        self.assertEqual(len(driver.find_all(".moves li.mistake.estimate")), len(guessed))
+        self.assertEqual(len(driver.find_all(".moves li.mistake:not(.estimate)")), len(solved))
+        first = driver.find_all(".moves li.mistake.estimate")[0]
+        self.assertIn("a mistake by a 4-move search's estimate: loses about", first.find_all("button")[0].attribute("aria-label"))
+        self.assertTrue(first.find_all(".loss")[0].text.startswith("~−"))
+        # Before the exact part a position's value is an estimate, marked.
+        self.assertRegex(driver.find(".value").text, r"^Estimate: ~([+−]\d+|0) for Black by a 4-move search\.")
+        self.assertIn("search's estimates of", driver.find("svg.graph").attribute("aria-label"))
+        last = estimated[-1][0] + 1
+        self.assertTrue(driver.find(".analysis").text.startswith(
+            f"Estimates by a 4-move search to move {last}, exact from move {last + 1} (14 empties). "), driver.find(".analysis").text)
+        driver.script(f"location.hash = '#game={number}&move={last + 2}';")
+        driver.wait(lambda: driver.find(".status").text.startswith(f"Move {last + 2}: "), "the exact part")
+        self.assertRegex(driver.find(".value").text, r"^Exact value: ([+−]\d+|0) for Black with perfect play\.")
+        no_console_errors(self, "the page judged from move 1")
 
     def test_a_page_of_10000_games_opens_quickly_and_fits_a_phone(self):
         files = sorted(os.path.join(WTHOR, f) for f in os.listdir(WTHOR) if f.startswith("WTH_"))

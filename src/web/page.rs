@@ -18,7 +18,7 @@
 //! | `s` | the status: `c` complete, `i` incomplete, `x` invalid |
 //! | `x` | why the game is invalid (`move 23 (black) d8: flips nothing`) |
 //! | `p` | the start position, when it is not the standard one (64 squares and the side to move) |
-//! | `a` | the exact analysis: `{"e": N, "m": [[index, best, value, "best moves"]]}`, each analysed move token's position value before it and its own value, from the mover's side |
+//! | `a` | the analysis: `{"e": N, "d": D, "t": T, "m": [[index, best, value, "best moves", depth]]}`, each analysed move token's position value before it and its own value, from the mover's side; `depth` 0 for exact values, else the depth of the search that estimated them (the moves before the first position with at most N empties, when the game was judged from move 1: `d`, the search's depth, and `t`, the estimated loss from which a move counts as a mistake, are then given) |
 //!
 //! A 10,000-game file is about 2 MB; the page parses it once and replays
 //! a game only when it is opened.
@@ -39,7 +39,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::record::analysis::GameAnalysis;
+use crate::record::analysis::{GameAnalysis, MIDGAME_MISTAKE};
 use crate::record::row::Game;
 use crate::record::GameError;
 use crate::{GameRecord, Move, Opening, Report, Status, Token};
@@ -75,7 +75,11 @@ struct PageGame {
 #[derive(Serialize, Debug)]
 struct PageAnalysis {
     e: Option<u32>,
-    m: Vec<(usize, i32, i32, String)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    d: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    t: Option<i32>,
+    m: Vec<(usize, i32, i32, String, u32)>,
 }
 
 /// The games of a game page, gathered one by one; [`GamePage::render`]
@@ -189,11 +193,14 @@ impl GamePage {
             p: game.start(),
             a: analysis.map(|a| PageAnalysis {
                 e: a.empties,
+                d: a.midgame_depth,
+                t: a.midgame_depth.map(|_| MIDGAME_MISTAKE),
                 m: a.moves
                     .iter()
                     .map(|mv| {
                         let best: Vec<String> = mv.best_moves.iter().map(Move::to_string).collect();
-                        (mv.index, mv.best_value, mv.value, best.join(" "))
+                        let depth = if mv.exact { 0 } else { mv.depth.max(1) };
+                        (mv.index, mv.best_value, mv.value, best.join(" "), depth)
                     })
                     .collect(),
             }),
@@ -311,6 +318,62 @@ mod tests {
             games[1]["x"],
             "move 2 (white) pass: pass not allowed: White has moves"
         );
+    }
+
+    #[test]
+    fn estimates_carry_their_depth_and_exact_values_zero() {
+        use crate::record::analysis::MoveAnalysis;
+        use crate::{Color, Square};
+        let record = transcript("f5d6c3");
+        let played = |index: usize, square: &str, exact: bool| MoveAnalysis {
+            index,
+            color: if index.is_multiple_of(2) {
+                Color::Black
+            } else {
+                Color::White
+            },
+            mv: Move::Play(square.parse::<Square>().unwrap()),
+            empties: 60 - index as u32,
+            best_value: 2,
+            best_moves: vec![Move::Play("d3".parse().unwrap())],
+            value: -4,
+            loss: 6,
+            exact,
+            depth: if exact { 60 - index as u32 } else { 8 },
+        };
+        let judged = GameAnalysis {
+            empties: Some(58),
+            midgame_depth: Some(8),
+            moves: vec![
+                played(0, "f5", false),
+                played(1, "d6", false),
+                played(2, "c3", true),
+            ],
+            ..GameAnalysis::default()
+        };
+        let solved = GameAnalysis {
+            midgame_depth: None,
+            moves: vec![played(2, "c3", true)],
+            ..judged.clone()
+        };
+        let mut page = GamePage::new();
+        page.add(&record, &record.replay(), None, Some(&judged));
+        page.add(&record, &record.replay(), None, Some(&solved));
+        let data = data_of(&page.render("judged"));
+        let a = &data["games"][0]["a"];
+        assert_eq!(a["d"], 8);
+        assert_eq!(a["t"], MIDGAME_MISTAKE);
+        assert_eq!(
+            a["m"],
+            serde_json::json!([
+                [0, 2, -4, "d3", 8],
+                [1, 2, -4, "d3", 8],
+                [2, 2, -4, "d3", 0]
+            ])
+        );
+        let a = &data["games"][1]["a"];
+        assert_eq!((a.get("d"), a.get("t")), (None, None));
+        assert_eq!(a["m"], serde_json::json!([[2, 2, -4, "d3", 0]]));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use kifu::record::analysis::{analyze, GameAnalysis};
+use kifu::record::analysis::{analyze_game, GameAnalysis, Judging};
 use kifu::web::page::GamePage;
 use kifu::{GameRecord, Opening, Report};
 use rayon::prelude::*;
@@ -60,19 +60,31 @@ fn read(args: &Args) -> Result<(Vec<Kept>, Totals, Vec<String>)> {
     Ok((kept, totals, files))
 }
 
-/// Solves each game from `empties` on, in parallel, one solver (and its
-/// table) shared.
-fn analyse(games: &[Kept], empties: u32, hash_mib: usize) -> Result<Vec<GameAnalysis>> {
+/// Judges each game, in parallel: solved from `empties` on, one solver
+/// (and its table) shared, and before that by a search `depth` moves deep
+/// (none when 0), one searcher shared.
+fn analyse(games: &[Kept], empties: u32, depth: u32, hash_mib: usize) -> Result<Vec<GameAnalysis>> {
     let started = Instant::now();
     let solver = kifu::jobs::solver(hash_mib);
+    let searcher = (depth > 0).then(|| kifu::jobs::searcher(hash_mib));
+    let judging = Judging {
+        empties,
+        depth,
+        best_moves: true,
+    };
     let analyses: Vec<GameAnalysis> = games
         .par_iter()
-        .map(|(record, _, _)| analyze(&solver, record, empties))
+        .map(|(record, _, _)| analyze_game(&solver, searcher.as_ref(), record, &judging))
         .collect::<Result<_, _>>()
         .context("the analysis was interrupted")?;
     let nodes: u64 = analyses.iter().map(|a| a.nodes).sum();
+    let how = if depth > 0 {
+        format!("by a {depth}-move search, exact from {empties} empties")
+    } else {
+        format!("from {empties} empties")
+    };
     eprintln!(
-        "kifu: {} analysed from {empties} empties in {:.1} s ({nodes} positions searched)",
+        "kifu: {} analysed {how} in {:.1} s ({nodes} positions searched)",
         report::games(games.len() as u64),
         started.elapsed().as_secs_f64()
     );
@@ -110,7 +122,7 @@ pub fn run(args: Args, out: &Path) -> Result<Outcome> {
         bail!("no game to put on the page");
     }
     let analyses = match args.analyze {
-        Some(empties) => Some(analyse(&games, empties, args.html.hash)?),
+        Some(empties) => Some(analyse(&games, empties, args.depth, args.html.hash)?),
         None => None,
     };
     let mut page = GamePage::new();
