@@ -19,7 +19,10 @@ command line as keyword arguments: ``player``, ``black``, ``white``,
 ``position`` (moves or a board), ``exclude`` (files whose games, under any
 of the 8 symmetries, are left out), ``unique``, and the reading options
 ``moves_column``, ``names`` (WTHOR name files) and ``jobs`` (threads,
-0 for every core).
+0 for every core), and the part of the games to take: ``shard`` (``(k,
+n)`` or ``"k/n"``: shard k of n, as ``--shard``) or ``games`` (``(start,
+end)``: the games start..end, counted from 0 over every file). Long jobs
+over an archive on a Dask cluster are in :mod:`kifu.distributed`.
 """
 
 from __future__ import annotations

@@ -13,12 +13,14 @@ use crate::errors::Failure;
 
 /// The keyword arguments every reading function takes beside the filters
 /// ([`FILTER_NAMES`]).
-pub const OPTIONS: [&str; 5] = [
+pub const OPTIONS: [&str; 7] = [
     "exclude",
     "unique",
     "moves_column",
     "names",
     "jobs",
+    "games",
+    "shard",
 ];
 
 /// Inputs and how to read and choose their games: the library's.
@@ -114,14 +116,16 @@ pub fn inputs(
                 } else {
                     text(&value, &name)?
                 };
-                b.set(&name, &spec).map_err(|e| usage(&name, e.to_string()))?
+                b.set(&name, &spec)
+                    .map_err(|e| usage(&name, e.to_string()))?
             }
             "status" => {
                 let spec = match value.extract::<Vec<String>>() {
                     Ok(list) if !value.is_instance_of::<PyString>() => list.join(","),
                     _ => text(&value, &name)?,
                 };
-                b.set(&name, &spec).map_err(|e| usage(&name, e.to_string()))?
+                b.set(&name, &spec)
+                    .map_err(|e| usage(&name, e.to_string()))?
             }
             filter if FILTER_NAMES.contains(&filter) => b
                 .set(&name, &text(&value, &name)?)
@@ -144,6 +148,25 @@ pub fn inputs(
                 ));
                 b
             }
+            "games" => {
+                // (start, end): the games start..end, counted from 0 over
+                // every input (a Dask task's range).
+                let (start, end) = value
+                    .extract::<(u64, u64)>()
+                    .map_err(|_| usage(&name, "expected (start, end), two whole numbers".into()))?;
+                inputs.part =
+                    kifu::jobs::Part::range(start, end).map_err(|e| usage(&name, e.to_string()))?;
+                b
+            }
+            "shard" => {
+                // (k, n) or "k/n": shard k of n, as --shard.
+                inputs.part = match value.extract::<(u64, u64)>() {
+                    Ok((k, n)) => kifu::jobs::Part::shard(k, n),
+                    Err(_) => text(&value, &name)?.parse(),
+                }
+                .map_err(|e| usage(&name, e.to_string()))?;
+                b
+            }
             "jobs" => {
                 inputs.jobs = value
                     .extract::<usize>()
@@ -161,6 +184,14 @@ pub fn inputs(
                 ))
             }
         };
+    }
+    if inputs.unique && !inputs.part.is_all() {
+        return Err(usage(
+            "unique",
+            "not with shard= or games=: which of two equal games comes first may be in another \
+             part"
+                .into(),
+        ));
     }
     Ok(inputs)
 }

@@ -7,6 +7,7 @@
 
 mod arrays;
 mod board;
+mod distributed;
 mod errors;
 mod game;
 mod inputs;
@@ -35,6 +36,10 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrays::table_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::count_games, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::analyze_part, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::positions_part, m)?)?;
+    m.add_function(wrap_pyfunction!(distributed::validate_theoretical_part, m)?)?;
     m.add_function(wrap_pyfunction!(vocabulary, m)?)?;
     m.add("NPY_DESCR", kifu::ml::positions::NPY_DESCR)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
