@@ -562,10 +562,10 @@ impl Database {
     /// The position index of the games held ([`Index`]), each game
     /// replayed once, in parallel, and on the way the counts of the
     /// positions `counting` keeps ([`popular`]).
-    fn build_index(&self, counting: &popular::Counting) -> (Index, Vec<popular::Partial>) {
+    fn build_index(&self, counting: &popular::Counting) -> (Index, popular::Partial) {
         let games = self.entries.len();
         if games == 0 {
-            return (Index::default(), Vec::new());
+            return (Index::default(), popular::Partial::default());
         }
         let mut hashes = vec![0u8; COLUMNS * games];
         // Each task writes its games' bytes in every column.
@@ -621,7 +621,9 @@ impl Database {
                 }
                 partial
             })
-            .collect();
+            // Merged as the tasks end: each holds a count for every
+            // position its games reached, thousands.
+            .reduce(popular::Partial::default, popular::merge_counts);
         (Index { hashes, games }, partials)
     }
 

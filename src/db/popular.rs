@@ -21,7 +21,7 @@ use std::hash::BuildHasherDefault;
 
 use rayon::prelude::*;
 
-use super::explore::{merge, Explored};
+use super::explore::{self, Explored};
 use super::{Database, Entry};
 use crate::engine::hash::PairHasher;
 use crate::record::select::Filter;
@@ -87,10 +87,10 @@ impl Tally {
     }
 
     fn merge(&mut self, other: &Tally) {
-        merge(&mut self.reached, &other.reached);
+        explore::merge(&mut self.reached, &other.reached);
         for (slot, results) in &other.rows {
             match self.rows.iter_mut().find(|(s, _)| s == slot) {
-                Some((_, mine)) => merge(mine, results),
+                Some((_, mine)) => explore::merge(mine, results),
                 None => self.rows.push((*slot, *results)),
             }
         }
@@ -114,6 +114,15 @@ pub(super) struct Counting {
 
 /// One task's counts, by board and side.
 pub(super) type Partial = HashMap<(u32, usize), Tally, BuildHasherDefault<PairHasher>>;
+
+/// Two tasks' counts together.
+pub(super) fn merge_counts(a: Partial, b: Partial) -> Partial {
+    let (mut a, b) = if a.len() < b.len() { (b, a) } else { (a, b) };
+    for (k, tally) in b {
+        a.entry(k).or_default().merge(&tally);
+    }
+    a
+}
 
 impl Counting {
     /// Chooses the boards to keep from a sample of `db`'s games.
@@ -196,13 +205,11 @@ impl Counting {
         }
     }
 
-    /// The counts of the tasks together.
-    pub(super) fn finish(self, partials: Vec<Partial>) -> Popular {
+    /// The counts of all the games ([`merge_counts`]).
+    pub(super) fn finish(self, counts: Partial) -> Popular {
         let mut tallies = vec![[Tally::default(), Tally::default()]; self.queries.len()];
-        for partial in partials {
-            for ((id, side), tally) in partial {
-                tallies[id as usize][side].merge(&tally);
-            }
+        for ((id, side), tally) in counts {
+            tallies[id as usize][side] = tally;
         }
         Popular {
             boards: self.boards,
