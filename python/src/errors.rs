@@ -82,7 +82,9 @@ impl From<kifu::jobs::JobError> for Failure {
     fn from(e: kifu::jobs::JobError) -> Failure {
         match e {
             kifu::jobs::JobError::Open(error) => Failure::Open(error),
-            kifu::jobs::JobError::Input { path, error } => crate::inputs::batch_failure(&path, error),
+            kifu::jobs::JobError::Input { path, error } => {
+                crate::inputs::batch_failure(&path, error)
+            }
         }
     }
 }
