@@ -4,8 +4,10 @@
 
 use std::io::{self, BufRead};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use kifu::{Position, PositionQuery};
+
+use super::Outcome;
 
 /// A position and where it came from.
 pub struct Item {
@@ -104,4 +106,41 @@ pub fn count(n: u64) -> String {
         _ if n < 10_000_000_000 => format!("{:.1}M", n as f64 / 1e6),
         _ => format!("{:.1}G", n as f64 / 1e9),
     }
+}
+
+/// One CSV line (no header) of `fields`.
+pub fn csv_line(fields: &[String]) -> Result<Vec<u8>> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(vec![]);
+    w.write_record(fields)?;
+    w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// What a run over `items` positions ends with: the summary on stderr
+/// (`positions solved in …`, unless `quiet` or only one), and the exit
+/// status — an error when no line could be read, invalid when some
+/// could not.
+pub fn finish(
+    items: usize,
+    done: &str,
+    seconds: f64,
+    nodes: u64,
+    bad_lines: u64,
+    quiet: bool,
+) -> Result<Outcome> {
+    if !quiet && items > 1 {
+        eprintln!(
+            "{items} positions {done} in {seconds:.2} s, {} nodes ({:.1} M nodes/s)",
+            count(nodes),
+            nodes as f64 / seconds.max(1e-9) / 1e6
+        );
+    }
+    if bad_lines > 0 {
+        if items == 0 {
+            bail!("no position could be read");
+        }
+        return Ok(Outcome::Invalid);
+    }
+    Ok(Outcome::Valid)
 }

@@ -4,13 +4,13 @@
 use std::io::{self, BufWriter, Write};
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use kifu::formats::obf;
 use kifu::solve::{BestMoves, MoveValue, Solution};
 use kifu::{Color, Move, Position};
 use serde::Serialize;
 
-use super::position_list::{count, gather};
+use super::position_list::{count, csv_line, finish, gather};
 use super::progress::Steps;
 use super::solver::SolverArgs;
 use super::Outcome;
@@ -238,9 +238,6 @@ pub fn run(args: Args) -> Result<Outcome> {
                 writeln!(out, "{}", obf::line(pos, &listed))?;
             }
             SolveFormat::Csv => {
-                let mut w = csv::WriterBuilder::new()
-                    .has_headers(false)
-                    .from_writer(vec![]);
                 let mut record = vec![
                     row.source.to_owned(),
                     row.position.clone(),
@@ -255,8 +252,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 if let Some(m) = &moves {
                     record.push(scored(m));
                 }
-                w.write_record(&record)?;
-                out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)?;
+                out.write_all(&csv_line(&record)?)?;
             }
             SolveFormat::Json => {
                 serde_json::to_writer(&mut out, &row)?;
@@ -267,20 +263,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         progress.step();
     }
     progress.finish();
-    let secs = started.elapsed().as_secs_f64();
-    if !args.quiet && items.len() > 1 {
-        eprintln!(
-            "{} positions solved in {secs:.2} s, {} nodes ({:.1} M nodes/s)",
-            items.len(),
-            count(total_nodes),
-            total_nodes as f64 / secs.max(1e-9) / 1e6
-        );
-    }
-    if bad_lines > 0 {
-        if items.is_empty() {
-            bail!("no position could be read");
-        }
-        return Ok(Outcome::Invalid);
-    }
-    Ok(Outcome::Valid)
+    finish(
+        items.len(),
+        "solved",
+        started.elapsed().as_secs_f64(),
+        total_nodes,
+        bad_lines,
+        args.quiet,
+    )
 }
