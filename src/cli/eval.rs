@@ -10,7 +10,7 @@ use kifu::search::{Estimate, MoveEstimate, SearchOptions, Searcher};
 use kifu::{Color, Move};
 use serde::Serialize;
 
-use super::position_list::{count, csv_line, finish, gather};
+use super::position_list::{count, csv_line, finish, gather, names, JsonMove};
 use super::progress::Steps;
 use super::Outcome;
 
@@ -98,17 +98,6 @@ struct Row<'a> {
     seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<Vec<JsonMove>>,
-}
-
-#[derive(Serialize)]
-struct JsonMove {
-    #[serde(rename = "move")]
-    mv: String,
-    value: i32,
-}
-
-fn names(moves: &[Move]) -> Vec<String> {
-    moves.iter().map(ToString::to_string).collect()
 }
 
 /// `d3:+4 c4:+2 …`, with `~` before estimates when `mark` (tables).

@@ -144,3 +144,16 @@ pub fn finish(
     }
     Ok(Outcome::Valid)
 }
+
+/// One move's value or estimate in JSON (`{"move": "d3", "value": 4}`).
+#[derive(serde::Serialize)]
+pub struct JsonMove {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub value: i32,
+}
+
+/// Each move's name (`d3`, `pass`).
+pub fn names(moves: &[kifu::Move]) -> Vec<String> {
+    moves.iter().map(ToString::to_string).collect()
+}

@@ -10,7 +10,7 @@ use kifu::solve::{BestMoves, MoveValue, Solution};
 use kifu::{Color, Move, Position};
 use serde::Serialize;
 
-use super::position_list::{count, csv_line, finish, gather};
+use super::position_list::{count, csv_line, finish, gather, names, JsonMove};
 use super::progress::Steps;
 use super::solver::SolverArgs;
 use super::Outcome;
@@ -101,17 +101,6 @@ struct Row<'a> {
     seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<Vec<JsonMove>>,
-}
-
-#[derive(Serialize)]
-struct JsonMove {
-    #[serde(rename = "move")]
-    mv: String,
-    value: i32,
-}
-
-fn names(moves: &[Move]) -> Vec<String> {
-    moves.iter().map(ToString::to_string).collect()
 }
 
 /// `g8:+18 h1:+12 …`
