@@ -6,88 +6,15 @@
 use std::sync::Arc;
 
 use axum::extract::{RawQuery, State};
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use kifu::record::select::FILTER_NAMES;
 
-use super::params::Params;
-use super::App;
-
-/// A request that cannot be answered: its status, the parameter at fault
-/// (if one is) and why.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    parameter: Option<String>,
-    message: String,
-}
-
-impl ApiError {
-    /// A 400 naming `parameter`.
-    pub fn bad(parameter: &str, message: String) -> ApiError {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            parameter: Some(parameter.to_owned()),
-            message,
-        }
-    }
-
-    /// Another status, with a message.
-    pub fn status(status: StatusCode, parameter: Option<&str>, message: String) -> ApiError {
-        ApiError {
-            status,
-            parameter: parameter.map(str::to_owned),
-            message,
-        }
-    }
-}
-
-impl ApiError {
-    /// Its status.
-    pub fn status_code(&self) -> StatusCode {
-        self.status
-    }
-
-    /// Its body: `{"error": …, "parameter": …}` and a line end.
-    pub fn body(&self) -> String {
-        #[derive(Serialize)]
-        struct Body<'a> {
-            error: String,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            parameter: Option<&'a str>,
-        }
-        let body = Body {
-            error: match &self.parameter {
-                Some(p) => format!("{p}: {}", self.message),
-                None => self.message.clone(),
-            },
-            parameter: self.parameter.as_deref(),
-        };
-        serde_json::to_string(&body).unwrap_or_default() + "\n"
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response = (self.status, json_headers(), self.body()).into_response();
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            // Busy or slow for now: a client may try again.
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
-        }
-        response
-    }
-}
-
-fn json_headers() -> [(header::HeaderName, &'static str); 2] {
-    [
-        (header::CONTENT_TYPE, "application/json; charset=utf-8"),
-        (header::CACHE_CONTROL, "no-store"),
-    ]
-}
+use crate::cli::serve::app::{App, CACHED, LOOKUPS, QUEUED};
+use crate::cli::serve::error::{json_headers, ApiError};
+use crate::cli::serve::params::Params;
 
 /// A JSON body, as a line.
 fn json(text: String) -> Response {
@@ -98,8 +25,8 @@ fn json(text: String) -> Response {
 /// only held, until the lookup ends.
 pub struct Admitted(#[allow(dead_code)] tokio::sync::OwnedSemaphorePermit);
 
-/// Lets a lookup in, or answers 503 at once when [`super::LOOKUPS`] run
-/// and [`super::QUEUED`] wait already: the work waiting stays bounded,
+/// Lets a lookup in, or answers 503 at once when [`LOOKUPS`] run
+/// and [`QUEUED`] wait already: the work waiting stays bounded,
 /// and a client is told at once rather than left waiting.
 fn admit(app: &Arc<App>) -> Result<Admitted, ApiError> {
     Arc::clone(&app.admitted)
@@ -111,8 +38,7 @@ fn admit(app: &Arc<App>) -> Result<Admitted, ApiError> {
                 None,
                 format!(
                     "busy: {} lookups under way and {} waiting; try again in a moment",
-                    super::LOOKUPS,
-                    super::QUEUED
+                    LOOKUPS, QUEUED
                 ),
             )
         })
@@ -149,7 +75,7 @@ where
 /// The games that reached the asked position under the asked filters,
 /// found once for `/api/explore` and `/api/games` alike (a page asks
 /// both at once) and kept for the next requests: the last few lookups are
-/// kept ([`super::CACHED`]), and two requests for the same one share its
+/// kept ([`CACHED`]), and two requests for the same one share its
 /// lookup.
 async fn cached(
     app: &Arc<App>,
@@ -174,7 +100,7 @@ async fn cached(
             None => {
                 let cell = Arc::new(tokio::sync::OnceCell::new());
                 cache.push_back((key, Arc::clone(&cell)));
-                while cache.len() > super::CACHED {
+                while cache.len() > CACHED {
                     cache.pop_front();
                 }
                 cell

@@ -9,6 +9,9 @@
 //! request, and nothing is ever written.
 
 mod api;
+mod app;
+mod error;
+mod hosts;
 mod net;
 mod pages;
 mod params;
@@ -16,7 +19,6 @@ mod params;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -25,6 +27,8 @@ use axum::Router;
 use kifu::batch::Seen;
 use kifu::db::{Database, Prepared};
 
+use self::app::App;
+use self::pages::guarded;
 use super::io::InputArgs;
 use super::run::{run_inputs, Out, Replayed};
 use super::status::Outcome;
@@ -68,7 +72,7 @@ pub struct Args {
         long = "allow-host",
         value_name = "NAME",
         value_delimiter = ',',
-        value_parser = pages::host_name
+        value_parser = hosts::host_name
     )]
     allow_host: Vec<String>,
 
@@ -121,62 +125,6 @@ fn seconds(text: &str) -> Result<Duration, String> {
     }
     Ok(Duration::from_secs_f64(value))
 }
-
-/// What every request shares: the games, and the slots for lookups.
-pub struct App {
-    db: Database,
-    /// Lookups running at once; more wait for a slot.
-    lookups: Arc<tokio::sync::Semaphore>,
-    /// Lookups running or waiting; more are answered 503 at once.
-    admitted: Arc<tokio::sync::Semaphore>,
-    /// The names requests may give in their `Host`.
-    hosts: pages::Hosts,
-    /// The time a request may take (`--request-timeout`).
-    request_timeout: Duration,
-    /// The last lookups, most recent last ([`api`]'s `cached`).
-    cache: std::sync::Mutex<std::collections::VecDeque<(String, CachedLookup)>>,
-}
-
-impl App {
-    fn new(db: Database, hosts: pages::Hosts, request_timeout: Duration) -> Arc<App> {
-        Arc::new(App {
-            db,
-            lookups: Arc::new(tokio::sync::Semaphore::new(LOOKUPS)),
-            admitted: Arc::new(tokio::sync::Semaphore::new(LOOKUPS + QUEUED)),
-            hosts,
-            request_timeout,
-            cache: std::sync::Mutex::new(std::collections::VecDeque::new()),
-        })
-    }
-}
-
-/// `routes` with what every request goes through: a JSON 404 and 405,
-/// the `Host` check, the time limit and the security headers
-/// ([`pages::guard`]).
-fn guarded(routes: Router<Arc<App>>, app: Arc<App>) -> Router {
-    routes
-        .fallback(pages::not_found)
-        .method_not_allowed_fallback(pages::method_not_allowed)
-        .layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&app),
-            pages::guard,
-        ))
-        .with_state(app)
-}
-
-/// A lookup being made or made.
-type CachedLookup = Arc<tokio::sync::OnceCell<Arc<kifu::db::Lookup>>>;
-
-/// Lookups kept: 8 bytes a game that reached the position, so at most
-/// 8 × 12 MB over 1.5 million games at the start.
-const CACHED: usize = 8;
-
-/// Lookups that may run at once: each one's work is bounded, and so is
-/// the memory of those that wait.
-const LOOKUPS: usize = 16;
-
-/// Lookups that may wait for a slot; more are answered 503 at once.
-const QUEUED: usize = 64;
 
 /// How each input is named in the API: as given with `--show-paths`,
 /// else by its file name, with as many of its folders as tell it apart
@@ -298,7 +246,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let games = db.len();
     let heap = db.heap_bytes();
-    let hosts = pages::Hosts {
+    let hosts = hosts::Hosts {
         loopback,
         names: args.allow_host.clone(),
     };

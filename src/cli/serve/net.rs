@@ -40,8 +40,8 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Sleep;
 
-use super::api::ApiError;
-use super::pages::SECURITY_HEADERS;
+use crate::cli::serve::error::ApiError;
+use crate::cli::serve::pages::SECURITY_HEADERS;
 
 /// What a client may take of the server.
 #[derive(Clone, Copy, Debug)]
@@ -606,7 +606,7 @@ mod tests {
 
     use axum::routing::get;
 
-    use super::super::{guarded, pages::Hosts, App};
+    use crate::cli::serve::{app::App, hosts::Hosts, pages::guarded};
 
     /// A server on 127.0.0.1 with routes of its own (`/slow` answers after
     /// 800 ms, `/big` with 64 MiB), on a runtime of its own.

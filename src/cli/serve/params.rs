@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use kifu::record::select::{Filter, FILTER_NAMES, TEXT_FILTERS};
 use kifu::{Position, PositionQuery};
 
-use super::api::ApiError;
+use crate::cli::serve::error::ApiError;
 
 /// The longest query string taken (a board is 67 characters, the longest
 /// transcript about 240).
