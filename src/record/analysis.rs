@@ -148,6 +148,61 @@ struct Step {
     after: Position,
 }
 
+/// A record's turns played out: the steps from its start to its end or
+/// its first move that cannot be played, the position it ended at, and
+/// the position before a turn that could not be played (`stopped`).
+struct Walk {
+    steps: Vec<Step>,
+    end: Position,
+    stopped: Option<Position>,
+}
+
+/// The one walk over `record`'s turns ([`GameRecord::plies`]: the passes
+/// the record left out played where they fall) that both analyses take.
+fn walk(record: &GameRecord, report: &Report) -> Walk {
+    let mut pos = record.start;
+    let mut steps = Vec::new();
+    let mut stopped = None;
+    for turn in record.plies(report) {
+        if !turn.legal {
+            break;
+        }
+        if turn.pass_before {
+            pos.pass();
+        }
+        let before = pos;
+        let mv = match turn.token {
+            Token::Move(Move::Play(square)) => {
+                if pos.play(square).is_err() {
+                    stopped = Some(before);
+                    break;
+                }
+                Move::Play(square)
+            }
+            Token::Move(Move::Pass) => {
+                pos.pass();
+                Move::Pass
+            }
+            Token::Unreadable => {
+                stopped = Some(before);
+                break;
+            }
+        };
+        steps.push(Step {
+            index: turn.index,
+            color: turn.color,
+            mv,
+            before,
+            after: pos,
+        });
+    }
+    Walk {
+        steps,
+        end: pos,
+        stopped,
+    }
+}
+
 /// Analyses `record` from its first position with at most `empties` empty
 /// squares to its end (or its first illegal move).
 ///
@@ -210,48 +265,27 @@ pub fn analyze_game(
         ..GameAnalysis::default()
     };
     // The positions from `empties` on, and the last legal one.
-    let mut pos = record.start;
+    let walked = walk(record, &report);
+    let start = record.start;
+    let mut first: Option<Position> = (start.board().empty().count() <= empties).then_some(start);
     let mut steps = Vec::new();
     let mut early = Vec::new();
-    let mut first: Option<Position> = (pos.board().empty().count() <= empties).then_some(pos);
-    for turn in record.plies(&report) {
-        if !turn.legal {
-            break;
+    for step in walked.steps {
+        if first.is_none() && step.before.board().empty().count() <= empties {
+            first = Some(step.before);
         }
-        if turn.pass_before {
-            pos.pass();
-        }
-        if first.is_none() && pos.board().empty().count() <= empties {
-            first = Some(pos);
-        }
-        let before = pos;
-        let mv = match turn.token {
-            Token::Move(Move::Play(square)) => {
-                if pos.play(square).is_err() {
-                    break;
-                }
-                Move::Play(square)
-            }
-            Token::Move(Move::Pass) => {
-                pos.pass();
-                Move::Pass
-            }
-            Token::Unreadable => break,
-        };
-        let step = Step {
-            index: turn.index,
-            color: turn.color,
-            mv,
-            before,
-            after: pos,
-        };
         if first.is_some() {
             steps.push(step);
         } else if midgame.is_some() {
             early.push(step);
         }
     }
-    let end = pos;
+    if first.is_none() {
+        first = walked
+            .stopped
+            .filter(|p| p.board().empty().count() <= empties);
+    }
+    let end = walked.end;
     if let Some(searcher) = midgame {
         game.midgame_depth = Some(judging.depth);
         for step in &early {
@@ -357,39 +391,11 @@ pub fn analyze_midgame(
         midgame_depth: Some(judging.depth),
         ..GameAnalysis::default()
     };
-    let mut pos = record.start;
-    for turn in record.plies(&report) {
-        if !turn.legal {
+    for step in &walk(record, &report).steps {
+        if step.before.board().empty().count() <= judging.empties {
             break;
         }
-        if turn.pass_before {
-            pos.pass();
-        }
-        if pos.board().empty().count() <= judging.empties {
-            break;
-        }
-        let before = pos;
-        let mv = match turn.token {
-            Token::Move(Move::Play(square)) => {
-                if pos.play(square).is_err() {
-                    break;
-                }
-                Move::Play(square)
-            }
-            Token::Move(Move::Pass) => {
-                pos.pass();
-                Move::Pass
-            }
-            Token::Unreadable => break,
-        };
-        let step = Step {
-            index: turn.index,
-            color: turn.color,
-            mv,
-            before,
-            after: pos,
-        };
-        judge(searcher, judging.depth, &step, &mut game)?;
+        judge(searcher, judging.depth, step, &mut game)?;
     }
     Ok(game)
 }
