@@ -288,9 +288,7 @@ pub fn analyze_game(
     let end = walked.end;
     if let Some(searcher) = midgame {
         game.midgame_depth = Some(judging.depth);
-        for step in &early {
-            judge(searcher, judging.depth, step, &mut game)?;
-        }
+        judge_all(searcher, judging.depth, &early, &mut game)?;
     }
     let Some(first) = first else {
         // Never as few as `empties` empty squares: the real result stands.
@@ -391,63 +389,84 @@ pub fn analyze_midgame(
         midgame_depth: Some(judging.depth),
         ..GameAnalysis::default()
     };
-    for step in &walk(record, &report).steps {
-        if step.before.board().empty().count() <= judging.empties {
-            break;
-        }
-        judge(searcher, judging.depth, step, &mut game)?;
-    }
+    let steps = walk(record, &report).steps;
+    let midgame = steps
+        .iter()
+        .position(|step| step.before.board().empty().count() <= judging.empties)
+        .unwrap_or(steps.len());
+    judge_all(searcher, judging.depth, &steps[..midgame], &mut game)?;
     Ok(game)
 }
 
-/// One move before the exact part, judged by a depth-`depth` search: the
-/// position's estimate and best move; a best move loses nothing, another
-/// is valued by a search of the position after it one move less deep.
-fn judge(
+/// The moves of `steps`, before the exact part, judged by a depth-`depth`
+/// search ([`estimate_step`]), in parallel on the current rayon pool (in
+/// order on a pool of one thread), then summed into `game` in order.
+fn judge_all(
+    searcher: &Searcher,
+    depth: u32,
+    steps: &[Step],
+    game: &mut GameAnalysis,
+) -> Result<(), Interrupted> {
+    use rayon::prelude::*;
+    let estimates = steps
+        .par_iter()
+        .map(|step| estimate_step(searcher, depth, step))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (step, (here, after)) in steps.iter().zip(estimates) {
+        game.nodes += here.nodes + after.as_ref().map_or(0, |a| a.nodes);
+        let (value, exact) = match &after {
+            None => (here.value, here.exact),
+            Some(after) => (-after.value, here.exact && after.exact),
+        };
+        let loss = (here.value - value).max(0);
+        game.moves.push(MoveAnalysis {
+            index: step.index,
+            color: step.color,
+            mv: step.mv,
+            empties: step.before.board().empty().count(),
+            best_value: here.value,
+            best_moves: here.best_moves,
+            value,
+            loss,
+            exact,
+            depth: here.depth,
+        });
+        let (sum, mistakes) = match step.color {
+            Color::Black => (
+                &mut game.black_midgame_loss,
+                &mut game.black_midgame_mistakes,
+            ),
+            Color::White => (
+                &mut game.white_midgame_loss,
+                &mut game.white_midgame_mistakes,
+            ),
+        };
+        *sum += loss;
+        if loss >= MIDGAME_MISTAKE {
+            *mistakes += 1;
+            game.first_midgame_mistake_move
+                .get_or_insert(step.index + 1);
+        }
+    }
+    Ok(())
+}
+
+/// One move before the exact part, by a depth-`depth` search: the
+/// position's estimate and best move; a best move loses nothing (no
+/// second search), another is valued by a search of the position after
+/// it one move less deep, so that the two agree where the move is best.
+fn estimate_step(
     searcher: &Searcher,
     depth: u32,
     step: &Step,
-    game: &mut GameAnalysis,
-) -> Result<(), Interrupted> {
+) -> Result<(crate::search::Estimate, Option<crate::search::Estimate>), Interrupted> {
     let here = searcher.estimate(&step.before, depth)?;
-    game.nodes += here.nodes;
-    let (value, exact) = if here.best_moves.contains(&step.mv) {
-        (here.value, here.exact)
+    let after = if here.best_moves.contains(&step.mv) {
+        None
     } else {
-        let after = searcher.estimate(&step.after, depth.saturating_sub(1))?;
-        game.nodes += after.nodes;
-        (-after.value, here.exact && after.exact)
+        Some(searcher.estimate(&step.after, depth.saturating_sub(1))?)
     };
-    let loss = (here.value - value).max(0);
-    game.moves.push(MoveAnalysis {
-        index: step.index,
-        color: step.color,
-        mv: step.mv,
-        empties: step.before.board().empty().count(),
-        best_value: here.value,
-        best_moves: here.best_moves,
-        value,
-        loss,
-        exact,
-        depth: here.depth,
-    });
-    let (sum, mistakes) = match step.color {
-        Color::Black => (
-            &mut game.black_midgame_loss,
-            &mut game.black_midgame_mistakes,
-        ),
-        Color::White => (
-            &mut game.white_midgame_loss,
-            &mut game.white_midgame_mistakes,
-        ),
-    };
-    *sum += loss;
-    if loss >= MIDGAME_MISTAKE {
-        *mistakes += 1;
-        game.first_midgame_mistake_move
-            .get_or_insert(step.index + 1);
-    }
-    Ok(())
+    Ok((here, after))
 }
 
 /// The first position of `record` (as `report`, its replay, played it)
