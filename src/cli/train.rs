@@ -432,18 +432,25 @@ fn read_labels(path: &Path, key: &str) -> Option<Vec<Labelled>> {
     if rest.len() % 18 != 0 {
         return None;
     }
-    Some(
-        rest.chunks_exact(18)
-            .map(|c| Labelled {
+    // A file damaged or of another make is refused whole (the labels are
+    // made again): each record is two bitboards without a common square,
+    // a score and a flag.
+    rest.chunks_exact(18)
+        .map(|c| {
+            let (player, c) = c.split_first_chunk::<8>()?;
+            let (opponent, c) = c.split_first_chunk::<8>()?;
+            let &[score, exact] = c else { return None };
+            let (player, opponent) = (u64::from_le_bytes(*player), u64::from_le_bytes(*opponent));
+            (player & opponent == 0).then_some(Labelled {
                 sample: Sample {
-                    player: u64::from_le_bytes(c[0..8].try_into().unwrap()),
-                    opponent: u64::from_le_bytes(c[8..16].try_into().unwrap()),
-                    score: c[16] as i8,
+                    player,
+                    opponent,
+                    score: score as i8,
                 },
-                exact: c[17] != 0,
+                exact: exact != 0,
             })
-            .collect(),
-    )
+        })
+        .collect()
 }
 
 /// The positions and exact values of a CSV as `--test-out` writes it.
@@ -556,4 +563,45 @@ fn measure(
         seed: args.seed,
         mean_absolute_error: new,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_cache_round_trips_and_a_damaged_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("kifu-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("labels.bin");
+        let labels = vec![Labelled {
+            sample: Sample {
+                player: 0x0000_0008_1000_0000,
+                opponent: 0x0000_0010_0800_0000,
+                score: -6,
+            },
+            exact: true,
+        }];
+        write_labels(&path, "key", &labels).unwrap();
+        let back = read_labels(&path, "key").unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(
+            (
+                back[0].sample.player,
+                back[0].sample.opponent,
+                back[0].sample.score,
+                back[0].exact
+            ),
+            (0x0000_0008_1000_0000, 0x0000_0010_0800_0000, -6, true)
+        );
+        assert!(read_labels(&path, "other key").is_none());
+        // Two discs on one square: not a position, so the whole file is
+        // refused and the labels made again.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = "key\n".len() + 8;
+        bytes[at..at + 8].copy_from_slice(&0x0000_0008_0000_0000u64.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read_labels(&path, "key").is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -90,9 +90,9 @@ async fn cached(
     );
     let cell = {
         let mut cache = app.cache.lock().unwrap_or_else(|p| p.into_inner());
-        match cache.iter().position(|(k, _)| *k == key) {
-            Some(at) => {
-                let entry = cache.remove(at).expect("an entry found");
+        let found = cache.iter().position(|(k, _)| *k == key);
+        match found.and_then(|at| cache.remove(at)) {
+            Some(entry) => {
                 let cell = Arc::clone(&entry.1);
                 cache.push_back(entry);
                 cell
