@@ -29,7 +29,7 @@
 //! ```
 
 use crate::record::{Report, Token};
-use crate::search::Searcher;
+use crate::search::{Estimate, Searcher};
 use crate::solve::{Interrupted, Solver};
 use crate::{Color, GameRecord, Move, Position, Status};
 
@@ -459,7 +459,7 @@ fn estimate_step(
     searcher: &Searcher,
     depth: u32,
     step: &Step,
-) -> Result<(crate::search::Estimate, Option<crate::search::Estimate>), Interrupted> {
+) -> Result<(Estimate, Option<Estimate>), Interrupted> {
     let here = searcher.estimate(&step.before, depth)?;
     let after = if here.best_moves.contains(&step.mv) {
         None
