@@ -3,7 +3,10 @@
 of `kifu serve`, and the latency of position lookups (/api/explore and a
 page of /api/games) with 1 client and with 8 at once.
 
-Usage: scripts/bench-serve.py KIFU FILE... [--lookups N]
+Usage: scripts/bench-serve.py KIFU FILE... [--lookups N] [-- SERVE-FLAG...]
+
+Flags after `--` go to `kifu serve` (for instance `--index FILE`, an
+index saved by `kifu serve FILE... --save-index FILE`).
 
 The positions asked are the openings players reach: a prefix of 0 to 24
 moves of a game of the files, drawn with a fixed seed from the games the
@@ -39,6 +42,10 @@ def rss_mib(pid):
 
 def main():
     args = sys.argv[1:]
+    extra = []
+    if "--" in args:
+        i = args.index("--")
+        args, extra = args[:i], args[i + 1 :]
     lookups = 200
     if "--lookups" in args:
         i = args.index("--lookups")
@@ -46,7 +53,7 @@ def main():
         del args[i : i + 2]
     kifu, files = args[0], args[1:]
     started = time.time()
-    server = subprocess.Popen([kifu, "serve", *files, "--port", "0", "--quiet"],
+    server = subprocess.Popen([kifu, "serve", *files, *extra, "--port", "0", "--quiet"],
                               stderr=subprocess.PIPE, text=True)
     base = None
     for line in server.stderr:

@@ -11,13 +11,15 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{corpus, kifu};
+use crate::support::{corpus, kifu, scratch};
 
 /// A running `kifu serve`, stopped when dropped.
 struct Server {
     child: Child,
     address: String,
     log: std::sync::Mutex<std::sync::mpsc::Receiver<String>>,
+    /// What it said until it listened.
+    started: Vec<String>,
 }
 
 impl Server {
@@ -41,6 +43,7 @@ impl Server {
             }
         });
         let mut address = None;
+        let mut started = Vec::new();
         while address.is_none() {
             let line = log
                 .recv_timeout(Duration::from_secs(120))
@@ -48,11 +51,13 @@ impl Server {
             if let Some(rest) = line.split("serving http://").nth(1) {
                 address = Some(rest.split('/').next().unwrap().to_owned());
             }
+            started.push(line);
         }
         Server {
             child,
             address: address.unwrap(),
             log: std::sync::Mutex::new(log),
+            started,
         }
     }
 
@@ -793,4 +798,135 @@ fn files_are_named_by_file_name_unless_paths_are_asked() {
     let server = Server::start(&[&files[..], &["--show-paths"]].concat());
     let info = json(&server.get("/api/info").1);
     assert_eq!(info["sources"], serde_json::json!(files));
+}
+
+/// `--save-index` saves the position index and exits; `--index` reads it
+/// back, with the same answers as a server that built it. An index of
+/// other games (another file, other filters) or a damaged one is left
+/// aside with a warning and the index is built; the index file may not
+/// be an input.
+#[test]
+fn a_saved_index_starts_it_with_the_same_answers() {
+    let Some(files) = wthor(&["1980", "2004"]) else {
+        return;
+    };
+    let dir = scratch("serve-index");
+    let index = dir.join("games.kidx");
+    let index_arg = index.display().to_string();
+    let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
+    let out = kifu()
+        .args(["serve"])
+        .args(&args)
+        .args(["--save-index", &index_arg])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("saved to"), "{stderr}");
+    assert!(std::fs::metadata(&index).unwrap().len() > 61 * 1_000);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "only the index: {leftovers:?}");
+
+    let queries = [
+        "/api/explore",
+        "/api/explore?moves=f5d6c3d3c4",
+        "/api/explore?moves=f5f6e6f4e3c5c4e3",
+        "/api/explore?moves=c4e3f6e6f5c5c3&player=tastet",
+        "/api/games?moves=f5d6c3d3c4f4f6&offset=2&limit=20",
+        "/api/games?moves=e6f4e3f6d3",
+    ];
+    let built = Server::start(&args);
+    let expected: Vec<(u16, String)> = queries.iter().map(|q| built.get(q)).collect();
+    drop(built);
+    args.extend(["--index", &index_arg]);
+    let read = Server::start(&args);
+    for (q, answer) in queries.iter().zip(&expected) {
+        assert_eq!(&read.get(q), answer, "{q}");
+    }
+    assert!(
+        !read.started.iter().any(|l| l.contains("warning")),
+        "{:?}",
+        read.started
+    );
+    drop(read);
+
+    // Another file, other filters, a damaged file: a warning, and the
+    // same answers from an index built.
+    let mut damaged = std::fs::read(&index).unwrap();
+    let at = damaged.len() / 2;
+    damaged[at] ^= 1;
+    let damaged_path = dir.join("damaged.kidx");
+    std::fs::write(&damaged_path, damaged).unwrap();
+    let damaged_arg = damaged_path.display().to_string();
+    let other = [
+        (
+            vec![files[0].as_str(), "--index", &index_arg],
+            "made from other games",
+        ),
+        (
+            vec![
+                files[0].as_str(),
+                files[1].as_str(),
+                "--year",
+                "2004",
+                "--index",
+                &index_arg,
+            ],
+            "made from other games",
+        ),
+        (
+            vec![
+                files[0].as_str(),
+                files[1].as_str(),
+                "--index",
+                &damaged_arg,
+            ],
+            "damaged",
+        ),
+    ];
+    for (args, why) in other {
+        let server = Server::start(&args);
+        let said = &server.started;
+        assert!(
+            said.iter()
+                .any(|l| l.contains("warning") && l.contains(why)),
+            "{args:?}: {said:?}"
+        );
+        let (status, body) = server.get("/api/explore?moves=f5d6c3");
+        let filters: Vec<&str> = args[..args.len() - 2]
+            .iter()
+            .filter(|a| !a.ends_with(".wtb"))
+            .copied()
+            .collect();
+        let names: Vec<String> = args
+            .iter()
+            .filter(|a| a.ends_with(".wtb"))
+            .map(|a| a.to_string())
+            .collect();
+        let mut cli = vec!["--moves", "f5d6c3"];
+        cli.extend(&filters);
+        assert_eq!((status, body), (200, explore_cli(&names, &cli)), "{args:?}");
+    }
+
+    // The index may not be written over an input, nor served from an
+    // unfinished run.
+    let out = kifu()
+        .args(["serve", &files[0], "--save-index", &files[0]])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is the input"));
+    let out = kifu()
+        .args([
+            "serve",
+            &files[0],
+            "--save-index",
+            &index_arg,
+            "--index",
+            &index_arg,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
 }

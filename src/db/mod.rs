@@ -52,6 +52,7 @@
 
 pub mod explore;
 mod popular;
+mod saved;
 mod strings;
 #[cfg(test)]
 mod tests;
@@ -67,6 +68,7 @@ use crate::{
     GameRecord, Hit, Move, Opening, Openings, Origin, Position, PositionQuery, RecordedMove,
     RecordedResult, Replay, Report, Square, Status, Tags, Winner,
 };
+pub use saved::SavedIndexError;
 use strings::Strings;
 
 /// The pass, among the move bytes (0–63 are the squares).
@@ -362,7 +364,7 @@ const COLUMNS: usize = (65 - INDEXED_FROM) as usize;
 /// replays the candidates alone, exactly as a scan does, so the index
 /// only chooses which games to replay and never changes an answer. A
 /// byte a game (and count of discs): about 61 bytes a game.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Index {
     /// Column `c` (the positions of `INDEXED_FROM + c` discs) holds
     /// `games` bytes from `c * games`.
@@ -505,16 +507,22 @@ impl Database {
     /// with once for all of them (the openings they share). Lookups give
     /// the same answers before.
     pub fn finish(&mut self) {
-        self.entries.shrink_to_fit();
-        self.moves.shrink_to_fit();
-        self.whole.shrink_to_fit();
-        self.strings.shrink_to_fit();
-        self.sorted = std::sync::OnceLock::new();
+        self.ready();
         let counting = popular::Counting::choose(self, self.popular_rule);
         let (index, partials) = self.build_index(&counting);
         self.index = index;
         self.popular = counting.finish(partials);
         self.finished = true;
+    }
+
+    /// Gives back memory held for games to come; the order of the games is
+    /// made again at the first scan that needs it.
+    fn ready(&mut self) {
+        self.entries.shrink_to_fit();
+        self.moves.shrink_to_fit();
+        self.whole.shrink_to_fit();
+        self.strings.shrink_to_fit();
+        self.sorted = std::sync::OnceLock::new();
     }
 
     /// The played games sorted by their moves ([`Sorted`]).

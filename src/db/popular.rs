@@ -22,6 +22,7 @@ use std::hash::BuildHasherDefault;
 use rayon::prelude::*;
 
 use super::explore::{self, Explored};
+use super::saved::{put, Checked, SavedIndexError};
 use super::{Database, Entry};
 use crate::engine::hash::PairHasher;
 use crate::record::select::Filter;
@@ -59,7 +60,7 @@ fn key(board: &Board) -> Key {
 
 /// The games that reached one board with one side to move and the moves
 /// they played next, as they played them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Tally {
     reached: Results,
     /// By move: the squares' indices, then 64 for a pass.
@@ -98,7 +99,7 @@ impl Tally {
 }
 
 /// The boards kept and their counts; see the module.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct Popular {
     /// Each board kept, as games stand on it, and its number.
     boards: Map<u32>,
@@ -258,6 +259,90 @@ impl Popular {
             answer.add_counts(&tally.reached, rows);
         }
         Some(answer)
+    }
+
+    /// Writes the boards kept and their counts, for [`Popular::read`]
+    /// (the layout of [`super::saved`]: words, little-endian).
+    pub(super) fn write(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let mut boards = vec![(0, 0); self.tallies.len()];
+        for (&k, &id) in &self.boards {
+            boards[id as usize] = k;
+        }
+        put(out, boards.len() as u64)?;
+        for (black, white) in boards {
+            put(out, black)?;
+            put(out, white)?;
+        }
+        let results = |out: &mut dyn std::io::Write, r: &Results| {
+            [
+                r.games,
+                r.black_wins,
+                r.draws,
+                r.white_wins,
+                r.unfinished,
+                r.complete,
+                r.black_score_sum,
+            ]
+            .iter()
+            .try_for_each(|&w| out.write_all(&w.to_le_bytes()))
+        };
+        for tally in self.tallies.iter().flatten() {
+            results(out, &tally.reached)?;
+            put(out, tally.rows.len() as u64)?;
+            for (slot, r) in &tally.rows {
+                put(out, u64::from(*slot))?;
+                results(out, r)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads what [`Popular::write`] wrote, refusing what it never writes.
+    pub(super) fn read(
+        input: &mut Checked<impl std::io::Read>,
+    ) -> Result<Popular, SavedIndexError> {
+        let n = input.u64()?;
+        if n > 1 << 24 {
+            return Err(SavedIndexError::Damaged("too many popular positions"));
+        }
+        let mut boards = Map::default();
+        for id in 0..n as u32 {
+            let (black, white) = (input.u64()?, input.u64()?);
+            if black & white != 0 || boards.insert((black, white), id).is_some() {
+                return Err(SavedIndexError::Damaged("a popular position is no board"));
+            }
+        }
+        fn results(input: &mut Checked<impl std::io::Read>) -> Result<Results, SavedIndexError> {
+            Ok(Results {
+                games: input.u64()?,
+                black_wins: input.u64()?,
+                draws: input.u64()?,
+                white_wins: input.u64()?,
+                unfinished: input.u64()?,
+                complete: input.u64()?,
+                black_score_sum: input.u64()?,
+            })
+        }
+        let mut tallies = Vec::new();
+        for _ in 0..n {
+            let mut pair = [Tally::default(), Tally::default()];
+            for tally in &mut pair {
+                tally.reached = results(input)?;
+                let rows = input.u64()?;
+                if rows > 65 {
+                    return Err(SavedIndexError::Damaged("a position with over 65 moves"));
+                }
+                for _ in 0..rows {
+                    let slot = input.u64()?;
+                    if slot > 64 {
+                        return Err(SavedIndexError::Damaged("a move that is no square"));
+                    }
+                    tally.rows.push((slot as u8, results(input)?));
+                }
+            }
+            tallies.push(pair);
+        }
+        Ok(Popular { boards, tallies })
     }
 
     /// Positions kept.

@@ -444,3 +444,113 @@ fn popular_positions_answer_as_lookups_do() {
         "{answered} positions answered from the counts"
     );
 }
+
+/// An index saved and read back is the one built, and answers alike; a
+/// file of other games, of another format, or damaged anywhere is
+/// refused, and the database stays as it was (the index is then built).
+#[test]
+fn a_saved_index_reads_back_as_built_and_nothing_else_is_taken() {
+    let mut rng = Rng::new(515);
+    let records = games(&mut rng, 1500);
+    let db = database(&records);
+    assert!(db.popular_positions() > 50, "{}", db.popular_positions());
+    let mut saved = Vec::new();
+    db.save_index(&mut saved).unwrap();
+    let fresh = || {
+        let mut fresh = unsorted(&records);
+        fresh.popular_rule = db.popular_rule;
+        fresh
+    };
+    let mut read = fresh();
+    read.finish_from(saved.as_slice()).unwrap();
+    assert!(read.finished);
+    assert!(read.index == db.index && read.popular == db.popular);
+    let every = Filter::default();
+    for target in targets(&mut rng, &records, 200) {
+        let query = PositionQuery::new(target);
+        assert_eq!(
+            serde_json::to_string(&read.explore(&query, &every)).unwrap(),
+            serde_json::to_string(&db.explore(&query, &every)).unwrap(),
+            "{target}"
+        );
+        assert_eq!(
+            read.games(&query, &every, 0, 50),
+            db.games(&query, &every, 0, 50)
+        );
+    }
+
+    // Other games: one fewer, one cut short, two swapped, counted by
+    // another rule.
+    let mut others: Vec<Database> = Vec::new();
+    others.push(unsorted(&records[..records.len() - 1]));
+    let mut cut = records.clone();
+    let long = cut.iter().position(|r| r.moves.len() > 30).unwrap();
+    cut[long].moves.pop();
+    others.push(unsorted(&cut));
+    let mut swapped = records.clone();
+    swapped.swap(long, long + 1);
+    others.push(unsorted(&swapped));
+    let mut rule = unsorted(&records);
+    rule.popular_rule = popular::Rule { every: 2, min: 3 };
+    others.push(rule);
+    for mut other in others {
+        let err = other.finish_from(saved.as_slice()).unwrap_err();
+        assert!(matches!(err, SavedIndexError::OtherGames), "{err}");
+        assert!(!other.finished && other.index.games == 0);
+    }
+
+    // Damage: every header field, bytes of the index and of the counts,
+    // the checksum; cut short anywhere; a byte too many.
+    let refused = |bytes: &[u8]| {
+        let mut db = fresh();
+        let err = db.finish_from(bytes).unwrap_err();
+        assert!(!db.finished && db.index.games == 0 && db.popular.len() == 0);
+        db.finish();
+        assert!(db.index == read.index);
+        err
+    };
+    let index_end = 36 + read.index.hashes.len();
+    for at in [
+        0,
+        7,
+        8,
+        11,
+        12,
+        27,
+        28,
+        35,
+        36,
+        100,
+        index_end - 1,
+        index_end,
+        index_end + 9,
+    ]
+    .into_iter()
+    .chain(saved.len() - 30..saved.len())
+    {
+        let mut bad = saved.clone();
+        bad[at] ^= 0x10;
+        let err = refused(&bad);
+        let expected = match at {
+            0..8 => matches!(err, SavedIndexError::NotAnIndex),
+            8..12 => matches!(err, SavedIndexError::Format { found } if found != 1),
+            12..36 => matches!(err, SavedIndexError::OtherGames),
+            _ => matches!(err, SavedIndexError::Damaged(_)),
+        };
+        assert!(expected, "byte {at}: {err}");
+    }
+    for len in [0, 5, 20, 36, index_end, saved.len() - 16, saved.len() - 1] {
+        let err = refused(&saved[..len]);
+        let expected = match len {
+            0..8 => matches!(err, SavedIndexError::NotAnIndex),
+            _ => matches!(err, SavedIndexError::Damaged(_)),
+        };
+        assert!(expected, "cut at {len}: {err}");
+    }
+    let mut longer = saved.clone();
+    longer.push(0);
+    assert!(matches!(refused(&longer), SavedIndexError::Damaged(_)));
+
+    // Nothing to save before `finish`.
+    assert!(fresh().save_index(Vec::new()).is_err());
+}
