@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use super::patterns::{for_each_index, phase, PHASES, PHASE_WEIGHTS};
+use super::patterns::{fold, for_each_first_index, for_each_index, phase, PHASES, PHASE_WEIGHTS};
 
 /// The value a weight is counted in: 1/64 of a disc.
 pub const SCALE: i32 = 64;
@@ -23,11 +23,22 @@ static BUILTIN: LazyLock<Option<Weights>> = LazyLock::new(|| {
 });
 
 /// Pattern weights by phase, in 1/64 disc: the evaluation's data.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Weights {
     /// `PHASES * PHASE_WEIGHTS` weights, phase after phase.
     table: Box<[i16]>,
+    /// The same, folded ([`fold`]): what [`Weights::evaluate`] reads, in
+    /// half the look-ups; `None` if a folded weight would not fit.
+    folded: Option<Box<[i16]>>,
 }
+
+impl PartialEq for Weights {
+    fn eq(&self, other: &Weights) -> bool {
+        self.table == other.table
+    }
+}
+
+impl Eq for Weights {}
 
 impl std::fmt::Debug for Weights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -48,7 +59,12 @@ impl Weights {
     /// Weights from a table of `PHASES * PHASE_WEIGHTS` values.
     pub(crate) fn from_table(table: Box<[i16]>) -> Weights {
         assert_eq!(table.len(), PHASES * PHASE_WEIGHTS);
-        Weights { table }
+        let folded = table
+            .chunks_exact(PHASE_WEIGHTS)
+            .map(fold)
+            .collect::<Option<Vec<Vec<i16>>>>()
+            .map(|phases| phases.concat().into_boxed_slice());
+        Weights { table, folded }
     }
 
     /// The position's value as the weights guess it, in 1/64 disc
@@ -58,10 +74,22 @@ impl Weights {
     pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
         let empties = (!(player | opponent)).count_ones();
         let start = phase(empties) * PHASE_WEIGHTS;
-        let table = &self.table[start..start + PHASE_WEIGHTS];
         let mut sum = 0i32;
-        for_each_index(player, opponent, |i| sum += i32::from(table[i]));
+        match &self.folded {
+            Some(folded) => {
+                let table = &folded[start..start + PHASE_WEIGHTS];
+                for_each_first_index(player, opponent, |i| sum += i32::from(table[i]));
+            }
+            None => self.evaluate_unfolded(player, opponent, start, &mut sum),
+        }
         sum
+    }
+
+    /// The evaluation's definition: every instance's weight, summed.
+    #[inline(never)]
+    fn evaluate_unfolded(&self, player: u64, opponent: u64, start: usize, sum: &mut i32) {
+        let table = &self.table[start..start + PHASE_WEIGHTS];
+        for_each_index(player, opponent, |i| *sum += i32::from(table[i]));
     }
 
     /// The file form: the magic, the phase count and the weights per phase
@@ -97,7 +125,7 @@ impl Weights {
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect();
-        Some(Weights { table })
+        Some(Weights::from_table(table))
     }
 
     /// The zstd-compressed file form, as the crate embeds it.
@@ -136,6 +164,53 @@ mod tests {
 
     #[test]
     fn the_builtin_weights_read() {
-        assert!(Weights::builtin().is_some());
+        assert!(Weights::builtin().is_some_and(|w| w.folded.is_some()));
+    }
+
+    /// The folded evaluation is the sum of every instance's weight, to the
+    /// unit, for the shipped weights and for random ones; weights whose
+    /// folded sums would not fit are evaluated unfolded, alike.
+    #[test]
+    fn folded_weights_evaluate_as_every_instance_summed() {
+        let mut rng = crate::testkit::Rng::new(4);
+        let random = Weights::from_table(
+            (0..PHASES * PHASE_WEIGHTS)
+                .map(|_| rng.below(2001) as i16 - 1000)
+                .collect(),
+        );
+        let huge = Weights::from_table(
+            (0..PHASES * PHASE_WEIGHTS)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        30_000
+                    } else {
+                        -(rng.below(30_000) as i16)
+                    }
+                })
+                .collect(),
+        );
+        assert!(random.folded.is_some() && huge.folded.is_none());
+        let builtin = Weights::builtin().unwrap();
+        for w in [builtin, &random, &huge] {
+            for n in 0..3000 {
+                // Boards of every density, legal or not.
+                let mut p = rng.next();
+                let mut o = rng.next() & !p;
+                for _ in 0..n % 4 {
+                    p &= rng.next();
+                    o &= rng.next();
+                }
+                let empties = (!(p | o)).count_ones();
+                let start = phase(empties) * PHASE_WEIGHTS;
+                let mut sum = 0;
+                w.evaluate_unfolded(p, o, start, &mut sum);
+                assert_eq!(w.evaluate(p, o), sum, "{p:#x} {o:#x}");
+                assert_eq!(w.evaluate(o, p), {
+                    let mut s = 0;
+                    w.evaluate_unfolded(o, p, start, &mut s);
+                    s
+                });
+            }
+        }
     }
 }
