@@ -263,19 +263,48 @@ pub(super) fn deep<K: Kernel>(
         }
     }
     let start = s.nodes;
+    let mut best = i32::MIN;
+    let mut best_move = 0;
+    let mut hint = entry.and_then(|e| e.best);
+    if n >= FIRST_MIN {
+        // The table's move alone first: when it cuts off (as it mostly
+        // does), the other moves' ordering searches are never made.
+        if let Some(at) = hint.and_then(|h| list.as_slice().iter().position(|m| m.square == h)) {
+            let m = list.get(at);
+            let (p, o) = m.next(player, opponent);
+            let v = -nws(k, s, p, o, -beta, n - 1);
+            best = v;
+            best_move = m.square;
+            if v > alpha || s.stop.stopped() {
+                if !s.stop.stopped() {
+                    table.store(
+                        player,
+                        opponent,
+                        alpha,
+                        beta,
+                        best,
+                        Some(best_move),
+                        s.nodes - start,
+                    );
+                }
+                return best;
+            }
+            list.swap_remove(at);
+            hint = None;
+        }
+    }
+    let tried = best != i32::MIN;
     s.nodes += list.order(
         k,
         player,
         opponent,
-        entry.and_then(|e| e.best),
+        hint,
         super::geometry::parity(empty),
         s.eval.filter(|_| n >= super::order::EVAL_MIN),
     );
-    let mut best = i32::MIN;
-    let mut best_move = 0;
     for i in 0..list.len() {
         list.bring_best(i);
-        if i > 0 && n >= SPLIT_MIN && list.len() - i >= 2 && s.split {
+        if (i > 0 || tried) && n >= SPLIT_MIN && list.len() - i >= 2 && s.split {
             // The first move did not cut off: the others together, on
             // every thread (young brothers wait).
             for j in i + 1..list.len() {
@@ -315,6 +344,10 @@ pub(super) fn deep<K: Kernel>(
     }
     best
 }
+
+/// From this many empty squares on, a node with a table move searches it
+/// before ordering the others.
+const FIRST_MIN: u32 = 12;
 
 /// From this many empty squares on, a node whose first move did not cut
 /// off searches the others in parallel.

@@ -263,6 +263,14 @@ impl MoveList {
     pub fn get(&self, i: usize) -> Candidate {
         self.as_slice()[i]
     }
+
+    /// Takes move `i` out, the last move taking its place.
+    #[inline(always)]
+    pub fn swap_remove(&mut self, i: usize) {
+        let last = self.get(self.len - 1);
+        self.as_mut_slice()[i] = last;
+        self.len -= 1;
+    }
 }
 
 #[cfg(test)]
