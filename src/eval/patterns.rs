@@ -288,6 +288,10 @@ pub(crate) fn fold(phase: &[i16]) -> Option<Vec<i16>> {
         let size = SIZES[i] as usize;
         let table = &phase[OFFSETS[i]..OFFSETS[i + 1]];
         let count = SAME_COUNT[i];
+        if count == 1 {
+            out.extend_from_slice(table);
+            continue;
+        }
         // Where each digit of the first instance's index lands in each
         // instance's index: its power of 3 there.
         let mut power = [[0usize; 10]; 4];

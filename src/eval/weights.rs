@@ -2,7 +2,7 @@
 //! evaluation that sums them, the file form and the file this crate
 //! embeds.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use super::patterns::{fold, for_each_first_index, for_each_index, phase, PHASES, PHASE_WEIGHTS};
 
@@ -27,9 +27,10 @@ static BUILTIN: LazyLock<Option<Weights>> = LazyLock::new(|| {
 pub struct Weights {
     /// `PHASES * PHASE_WEIGHTS` weights, phase after phase.
     table: Box<[i16]>,
-    /// The same, folded ([`fold`]): what [`Weights::evaluate`] reads, in
-    /// half the look-ups; `None` if a folded weight would not fit.
-    folded: Option<Box<[i16]>>,
+    /// Each phase's weights folded ([`fold`]) when first evaluated: what
+    /// [`Weights::evaluate`] reads, in half the look-ups; `None` if a
+    /// folded weight would not fit.
+    folded: Box<[OnceLock<Option<Box<[i16]>>>]>,
 }
 
 impl PartialEq for Weights {
@@ -59,12 +60,21 @@ impl Weights {
     /// Weights from a table of `PHASES * PHASE_WEIGHTS` values.
     pub(crate) fn from_table(table: Box<[i16]>) -> Weights {
         assert_eq!(table.len(), PHASES * PHASE_WEIGHTS);
-        let folded = table
-            .chunks_exact(PHASE_WEIGHTS)
-            .map(fold)
-            .collect::<Option<Vec<Vec<i16>>>>()
-            .map(|phases| phases.concat().into_boxed_slice());
-        Weights { table, folded }
+        Weights {
+            table,
+            folded: (0..PHASES).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Phase `phase`'s folded weights, folded at the first call.
+    #[inline(always)]
+    fn folded(&self, phase: usize) -> Option<&[i16]> {
+        self.folded[phase]
+            .get_or_init(|| {
+                let start = phase * PHASE_WEIGHTS;
+                fold(&self.table[start..start + PHASE_WEIGHTS]).map(Vec::into_boxed_slice)
+            })
+            .as_deref()
     }
 
     /// The position's value as the weights guess it, in 1/64 disc
@@ -73,14 +83,13 @@ impl Weights {
     #[inline(always)]
     pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
         let empties = (!(player | opponent)).count_ones();
-        let start = phase(empties) * PHASE_WEIGHTS;
+        let phase = phase(empties);
         let mut sum = 0i32;
-        match &self.folded {
-            Some(folded) => {
-                let table = &folded[start..start + PHASE_WEIGHTS];
+        match self.folded(phase) {
+            Some(table) => {
                 for_each_first_index(player, opponent, |i| sum += i32::from(table[i]));
             }
-            None => self.evaluate_unfolded(player, opponent, start, &mut sum),
+            None => self.evaluate_unfolded(player, opponent, phase * PHASE_WEIGHTS, &mut sum),
         }
         sum
     }
@@ -164,7 +173,8 @@ mod tests {
 
     #[test]
     fn the_builtin_weights_read() {
-        assert!(Weights::builtin().is_some_and(|w| w.folded.is_some()));
+        let w = Weights::builtin().unwrap();
+        assert!((0..PHASES).all(|p| w.folded(p).is_some()));
     }
 
     /// The folded evaluation is the sum of every instance's weight, to the
@@ -189,7 +199,7 @@ mod tests {
                 })
                 .collect(),
         );
-        assert!(random.folded.is_some() && huge.folded.is_none());
+        assert!((0..PHASES).all(|p| random.folded(p).is_some() && huge.folded(p).is_none()));
         let builtin = Weights::builtin().unwrap();
         for w in [builtin, &random, &huge] {
             for n in 0..3000 {

@@ -59,6 +59,8 @@ struct Buckets {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
     mapped: bool,
+    /// Whether [`Buckets::populate`] ran.
+    populated: std::sync::Once,
 }
 
 // SAFETY: `Buckets` owns its array as a `Box<[Bucket]>` would, and
@@ -104,9 +106,7 @@ impl Buckets {
             // SAFETY: an anonymous private mapping of `layout.size()`
             // bytes, read-write: zeroed, page-aligned (so 64-byte aligned),
             // ours alone; unmapped in `drop` with the same length.
-            // `madvise` changes no content; its failure is ignored. The
-            // zeros written are within the mapping (`at` < its length)
-            // and leave it as it was.
+            // `madvise` changes no content; its failure is ignored.
             unsafe {
                 let raw = os::mmap(
                     std::ptr::null_mut(),
@@ -119,23 +119,11 @@ impl Buckets {
                 // MAP_FAILED is -1; fall back to the allocator.
                 if raw as isize != -1 && !raw.is_null() {
                     os::madvise(raw, layout.size(), os::MADV_HUGEPAGE);
-                    // Every page made present and writable now, by this
-                    // thread: left to the search, a page read first maps
-                    // the shared zero page, and the write that follows
-                    // replaces it under every thread's feet (a TLB flush
-                    // on each CPU, dear in a virtual machine: half the
-                    // time of a game's analysis went there). Linux 5.14
-                    // populates in one call; before, a write a page does.
-                    if os::madvise(raw, layout.size(), os::MADV_POPULATE_WRITE) != 0 {
-                        let bytes = raw.cast::<u8>();
-                        for at in (0..layout.size()).step_by(4096) {
-                            std::ptr::write_volatile(bytes.add(at), 0);
-                        }
-                    }
                     return Buckets {
                         ptr: std::ptr::NonNull::new_unchecked(raw.cast()),
                         len: n,
                         mapped: true,
+                        populated: std::sync::Once::new(),
                     };
                 }
             }
@@ -151,7 +139,42 @@ impl Buckets {
             ptr,
             len: n,
             mapped: false,
+            populated: std::sync::Once::new(),
         }
+    }
+
+    /// Makes every page of a mapped table present and writable, once,
+    /// before the first search uses it. Left to the search, a page read
+    /// first maps the shared zero page, and the write that follows
+    /// replaces it under every thread's feet: a TLB flush on each CPU,
+    /// dear in a virtual machine (half the time of one game's analysis
+    /// went there). Linux 5.14 populates in one call; before, a store a
+    /// page (of the zero a fresh bucket holds) does.
+    fn populate(&self) {
+        if !self.mapped {
+            return;
+        }
+        self.populated.call_once(|| {
+            #[cfg(all(
+                target_os = "linux",
+                any(target_arch = "x86_64", target_arch = "aarch64")
+            ))]
+            {
+                let size = self.len * std::mem::size_of::<Bucket>();
+                // SAFETY: the mapping made in `new`, of this length;
+                // `madvise` changes no content.
+                let done =
+                    unsafe { os::madvise(self.ptr.as_ptr().cast(), size, os::MADV_POPULATE_WRITE) }
+                        == 0;
+                if !done {
+                    let per_page = 4096 / std::mem::size_of::<Bucket>();
+                    for bucket in self.iter().step_by(per_page) {
+                        // No search has run yet: every bucket is zero.
+                        bucket.version.store(0, Ordering::Relaxed);
+                    }
+                }
+            }
+        });
     }
 }
 
@@ -223,7 +246,9 @@ impl Table {
     }
 
     /// Starts a new search: entries of older searches are replaced first.
+    /// The first makes the table's pages present ([`Buckets::populate`]).
     pub fn new_date(&self) {
+        self.buckets.populate();
         self.date.fetch_add(1, Ordering::Relaxed);
     }
 
