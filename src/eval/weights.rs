@@ -30,8 +30,11 @@ pub struct Weights {
     /// Each phase's weights folded ([`fold`]) when first evaluated: what
     /// [`Weights::evaluate`] reads, in half the look-ups; `None` if a
     /// folded weight would not fit.
-    folded: Box<[OnceLock<Option<Box<[i16]>>>]>,
+    folded: Box<[Folded]>,
 }
+
+/// One phase's folded weights, made at its first evaluation.
+type Folded = OnceLock<Option<Box<[i16]>>>;
 
 impl PartialEq for Weights {
     fn eq(&self, other: &Weights) -> bool {
