@@ -844,7 +844,11 @@ fn a_saved_index_starts_it_with_the_same_answers() {
         assert_eq!(&read.get(q), answer, "{q}");
     }
     assert!(
-        !read.started.iter().any(|l| l.contains("warning")),
+        !read.started.iter().any(|l| l.contains("warning"))
+            && read
+                .started
+                .iter()
+                .any(|l| l.contains("the index read from")),
         "{:?}",
         read.started
     );

@@ -181,11 +181,11 @@ fn shown_names(files: &[String], show_paths: bool) -> HashMap<String, String> {
 }
 
 /// Readies the database for lookups: with the index of `--index` when
-/// it is that of these games, else building it.
-fn finish(db: &mut Database, args: &Args) {
+/// it is that of these games (then `true`), else building it.
+fn finish(db: &mut Database, args: &Args) -> bool {
     let Some(path) = &args.index else {
         db.finish();
-        return;
+        return false;
     };
     let read = std::fs::File::open(path)
         .map_err(kifu::db::SavedIndexError::from)
@@ -196,7 +196,9 @@ fn finish(db: &mut Database, args: &Args) {
             path.display()
         );
         db.finish();
+        return false;
     }
+    true
 }
 
 /// `--save-index`: the index of the games loaded, saved.
@@ -216,7 +218,7 @@ fn save_index(db: &Database, args: &Args, target: &Path) -> Result<Outcome> {
 }
 
 /// Reads every input into a database.
-fn load(args: &Args) -> Result<(Database, super::run::Totals)> {
+fn load(args: &Args) -> Result<(Database, super::run::Totals, bool)> {
     let selection = args.input.selection(true)?;
     let names = shown_names(&args.input.files(), args.show_paths);
     let mut db = Database::new();
@@ -246,8 +248,8 @@ fn load(args: &Args) -> Result<(Database, super::run::Totals)> {
         },
     };
     let totals = run_inputs(&args.input, job)?;
-    finish(&mut db, args);
-    Ok((db, totals))
+    let indexed = finish(&mut db, args);
+    Ok((db, totals, indexed))
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
@@ -255,7 +257,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     if let Some(target) = &args.save_index {
         output::refuse_inputs_as_outputs(&args.input.files(), &[output::Target::File(target)])?;
     }
-    let (db, totals) = load(&args)?;
+    let (db, totals, indexed) = load(&args)?;
     eprintln!("kifu: {}", report::tally_line(&totals));
     if totals.failed {
         anyhow::bail!("not serving: an input could not be read");
@@ -328,8 +330,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             stop.send_replace(true);
         });
     }
+    let index = match (&args.index, indexed) {
+        (Some(path), true) => format!(", the index read from {}", path.display()),
+        _ => String::new(),
+    };
     eprintln!(
-        "kifu: {games} games loaded in {:.2} s (about {} MiB); serving http://{bound}/ (Ctrl-C stops)",
+        "kifu: {games} games loaded in {:.2} s (about {} MiB{index}); serving http://{bound}/ (Ctrl-C stops)",
         loaded.as_secs_f64(),
         heap.div_ceil(1 << 20)
     );
