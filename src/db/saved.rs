@@ -292,8 +292,12 @@ impl Database {
         if format != FORMAT {
             return Err(SavedIndexError::Format { found: format });
         }
-        if input.u128()? != self.fingerprint() || input.u64()? != self.entries.len() as u64 {
+        if input.u128()? != self.fingerprint() {
             return Err(SavedIndexError::OtherGames);
+        }
+        if input.u64()? != self.entries.len() as u64 {
+            // The fingerprint counts the games: only damage gets here.
+            return Err(SavedIndexError::Damaged("its count of games is wrong"));
         }
         let games = self.entries.len();
         let mut hashes = vec![0u8; if games == 0 { 0 } else { COLUMNS * games }];
@@ -304,7 +308,10 @@ impl Database {
         input
             .inner
             .read_exact(&mut end)
-            .map_err(|_| SavedIndexError::Damaged("it ends early"))?;
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::UnexpectedEof => SavedIndexError::Damaged("it ends early"),
+                _ => SavedIndexError::Io(e),
+            })?;
         if u128::from_le_bytes(end) != sum {
             return Err(SavedIndexError::Damaged("its checksum does not match"));
         }

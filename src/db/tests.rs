@@ -534,7 +534,7 @@ fn a_saved_index_reads_back_as_built_and_nothing_else_is_taken() {
         let expected = match at {
             0..8 => matches!(err, SavedIndexError::NotAnIndex),
             8..12 => matches!(err, SavedIndexError::Format { found } if found != 1),
-            12..36 => matches!(err, SavedIndexError::OtherGames),
+            12..28 => matches!(err, SavedIndexError::OtherGames),
             _ => matches!(err, SavedIndexError::Damaged(_)),
         };
         assert!(expected, "byte {at}: {err}");

@@ -48,6 +48,11 @@ use crate::{Move, Position, Square};
 use nws::{Search, Stop};
 use transposition::Table;
 
+/// From this many empty squares on, a search makes the table's pages
+/// present before it starts ([`Table::populate`]): a smaller one touches
+/// few of them, and a table left alone stays small.
+const POPULATE_FROM: u32 = 14;
+
 /// How much of the machine a [`Solver`] may use.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
@@ -241,8 +246,17 @@ impl Solver {
         self.live.load(Ordering::Relaxed)
     }
 
-    /// Runs `job` as one search: a node counter and the stop flags.
-    fn run<T>(&self, job: impl FnOnce(&mut Search<'_>) -> T) -> Result<(T, u64), Interrupted> {
+    /// Runs `job` as one search of the position `p`, `o`: a node counter
+    /// and the stop flags. A search of [`POPULATE_FROM`] empties or more
+    /// first makes the table's pages present (once a table).
+    fn run<T>(
+        &self,
+        (p, o): (u64, u64),
+        job: impl FnOnce(&mut Search<'_>) -> T,
+    ) -> Result<(T, u64), Interrupted> {
+        if (!(p | o)).count_ones() >= POPULATE_FROM {
+            self.table.populate();
+        }
         let never = AtomicBool::new(false);
         let flag = self.interrupt.as_deref().unwrap_or(&never);
         let stop = Stop::new(flag);
@@ -289,7 +303,8 @@ impl Solver {
         // empty, and never wider than every value.
         let alpha = alpha.clamp(-65, 64);
         let beta = beta.clamp(alpha + 1, 65);
-        let (v, nodes) = with_kernel!(self, k => self.run(|s| nws::pvs(k, s, p, o, alpha, beta)))?;
+        let (v, nodes) =
+            with_kernel!(self, k => self.run((p, o), |s| nws::pvs(k, s, p, o, alpha, beta)))?;
         let bound = if v <= alpha {
             Bound::AtMost(v)
         } else if v >= beta {
@@ -309,7 +324,7 @@ impl Solver {
     /// [`Interrupted`] when the interrupt flag was set.
     pub fn value(&self, position: &Position, guess: i32) -> Result<(i32, u64), Interrupted> {
         let (p, o) = position.relative();
-        with_kernel!(self, k => self.run(|s| root::exact(k, s, p, o, guess)))
+        with_kernel!(self, k => self.run((p, o), |s| root::exact(k, s, p, o, guess)))
     }
 
     /// Solves `position`: its value, every best move and a best line.
@@ -336,7 +351,7 @@ impl Solver {
         best_moves: BestMoves,
     ) -> Result<Solution, Interrupted> {
         let (p, o) = position.relative();
-        let ((value, best, line), nodes) = with_kernel!(self, k => self.run(|s| {
+        let ((value, best, line), nodes) = with_kernel!(self, k => self.run((p, o), |s| {
             let guess = guess.unwrap_or_else(|| root::estimate(k, s, p, o));
             let value = root::exact(k, s, p, o, guess);
             if moves_or_pass(p, o).is_none() {
@@ -391,7 +406,7 @@ impl Solver {
             Some(true) => {}
         }
         let (best, nodes) =
-            with_kernel!(self, k => self.run(|s| root::best_moves(k, s, p, o, value)))?;
+            with_kernel!(self, k => self.run((p, o), |s| root::best_moves(k, s, p, o, value)))?;
         Ok((best.into_iter().map(square).collect(), nodes))
     }
 
@@ -402,7 +417,7 @@ impl Solver {
     /// [`Interrupted`] when the interrupt flag was set.
     pub fn solve_moves(&self, position: &Position) -> Result<MoveValues, Interrupted> {
         let (p, o) = position.relative();
-        let ((value, moves), nodes) = with_kernel!(self, k => self.run(|s| {
+        let ((value, moves), nodes) = with_kernel!(self, k => self.run((p, o), |s| {
             let value = root::exact(k, s, p, o, root::estimate(k, s, p, o));
             let mut moves = Vec::new();
             match moves_or_pass(p, o) {

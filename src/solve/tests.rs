@@ -651,7 +651,7 @@ fn null_window_searches_bound_the_value_on_the_right_side() {
                     }
                     nws::nws(kernel::Plain, s, p, o, alpha, empties)
                 };
-                let (r, _) = solver.run(search).unwrap();
+                let (r, _) = solver.run((p, o), search).unwrap();
                 if value > alpha {
                     assert!(alpha < r && r <= value, "{pos} at {alpha}: {r} for {value}");
                 } else {

@@ -50,8 +50,8 @@ pub(super) struct Table {
 /// The table's zeroed array of buckets, allocated once.
 ///
 /// On Linux a table of 2 MiB or more is mapped from the system directly:
-/// its pages are zero and not resident until touched (a short search
-/// stays small), and asked to be huge pages (2 MiB): a probe lands
+/// its pages are zero and not resident until a search of 14 empties or
+/// more makes them all present (a short search stays small), and asked to be huge pages (2 MiB): a probe lands
 /// anywhere in the table, and with 4 KiB pages nearly every one also
 /// missed the TLB, a page walk beside the cache miss. Elsewhere, and for
 /// small tables, the allocator's zeroed memory.
@@ -144,12 +144,12 @@ impl Buckets {
     }
 
     /// Makes every page of a mapped table present and writable, once,
-    /// before the first search uses it. Left to the search, a page read
+    /// before a big search uses it. Left to the search, a page read
     /// first maps the shared zero page, and the write that follows
     /// replaces it under every thread's feet: a TLB flush on each CPU,
     /// dear in a virtual machine (half the time of one game's analysis
-    /// went there). Linux 5.14 populates in one call; before, a store a
-    /// page (of the zero a fresh bucket holds) does.
+    /// went there). Linux 5.14 populates in one call; before, a write a
+    /// page of the value it holds does (searches may be running).
     fn populate(&self) {
         if !self.mapped {
             return;
@@ -167,14 +167,27 @@ impl Buckets {
                     unsafe { os::madvise(self.ptr.as_ptr().cast(), size, os::MADV_POPULATE_WRITE) }
                         == 0;
                 if !done {
-                    let per_page = 4096 / std::mem::size_of::<Bucket>();
-                    for bucket in self.iter().step_by(per_page) {
-                        // No search has run yet: every bucket is zero.
-                        bucket.version.store(0, Ordering::Relaxed);
-                    }
+                    self.touch_pages();
                 }
             }
         });
+    }
+
+    /// Writes every page of the array with the value it holds (searches
+    /// may be using its buckets): each page is made present and writable,
+    /// nothing in it changes.
+    fn touch_pages(&self) {
+        let per_page = 4096 / std::mem::size_of::<Bucket>();
+        for bucket in self.iter().step_by(per_page) {
+            let mut v = bucket.version.load(Ordering::Relaxed);
+            while let Err(now) =
+                bucket
+                    .version
+                    .compare_exchange(v, v, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                v = now;
+            }
+        }
     }
 }
 
@@ -246,10 +259,15 @@ impl Table {
     }
 
     /// Starts a new search: entries of older searches are replaced first.
-    /// The first makes the table's pages present ([`Buckets::populate`]).
     pub fn new_date(&self) {
-        self.buckets.populate();
         self.date.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Makes the table's pages present and writable, once
+    /// ([`Buckets::populate`]); before a search that will touch many.
+    /// Called before the search's threads use the table.
+    pub fn populate(&self) {
+        self.buckets.populate();
     }
 
     #[inline(always)]
@@ -379,6 +397,55 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pages touched (the populate of kernels before 5.14) and populated
+    /// while other threads store and probe: every entry reads back.
+    #[test]
+    fn populating_a_table_in_use_changes_no_entry() {
+        let table = Table::new(4 << 20);
+        let key = |i: u64| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, i << 1);
+        std::thread::scope(|scope| {
+            for t in 0..2u64 {
+                let table = &table;
+                scope.spawn(move || {
+                    for i in (t * 5000)..(t * 5000 + 5000) {
+                        let (p, o) = key(i);
+                        table.store(
+                            p,
+                            o,
+                            -65,
+                            65,
+                            (i % 20) as i32 - 10,
+                            Some((i % 64) as u8),
+                            20,
+                        );
+                    }
+                });
+            }
+            for _ in 0..3 {
+                table.buckets.touch_pages();
+                table.populate();
+            }
+        });
+        for _ in 0..3 {
+            table.buckets.touch_pages();
+        }
+        let mut found = 0;
+        for i in 0..10_000u64 {
+            let (p, o) = key(i);
+            if let Some(e) = table.probe(p, o) {
+                let v = (i % 20) as i32 - 10;
+                assert_eq!(
+                    (e.lower, e.upper, e.best),
+                    (v, v, Some((i % 64) as u8)),
+                    "{i}"
+                );
+                found += 1;
+            }
+        }
+        // Most entries are kept (two slots a bucket, 65,536 buckets).
+        assert!(found > 9000, "{found}");
+    }
 
     #[test]
     fn bounds_are_merged() {
