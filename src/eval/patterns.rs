@@ -140,14 +140,28 @@ pub(crate) const fn images(x: u64) -> [u64; 8] {
 /// Calls `each` with the weight index (within a phase) of every pattern
 /// instance of the position (`player` to move against `opponent`).
 #[inline(always)]
-pub(crate) fn for_each_index(player: u64, opponent: u64, mut each: impl FnMut(usize)) {
+pub(crate) fn for_each_index(player: u64, opponent: u64, each: impl FnMut(usize)) {
+    for_each_index_of([0xff; PATTERNS], player, opponent, each);
+}
+
+/// [`for_each_index`] for the instances of pattern `i` read in the
+/// images `images_read[i]` has a bit for (bit `k` for image `k`).
+#[inline(always)]
+fn for_each_index_of(
+    images_read: [u8; PATTERNS],
+    player: u64,
+    opponent: u64,
+    mut each: impl FnMut(usize),
+) {
     let (ps, os) = (images(player), images(opponent));
     for k in 0..8 {
         let (p, o) = (extract(ps[k]), extract(os[k]));
         for i in 0..PATTERNS {
-            let index = usize::from(TERNARY[(p[i] & 0x3ff) as usize])
-                + 2 * usize::from(TERNARY[(o[i] & 0x3ff) as usize]);
-            each(OFFSETS[i] + index);
+            if images_read[i] & (1 << k) != 0 {
+                let index = usize::from(TERNARY[(p[i] & 0x3ff) as usize])
+                    + 2 * usize::from(TERNARY[(o[i] & 0x3ff) as usize]);
+                each(OFFSETS[i] + index);
+            }
         }
     }
 }
@@ -264,18 +278,8 @@ pub(crate) const SAME_COUNT: [usize; PATTERNS] = {
 /// with weights folded ([`fold`]) their sum is the evaluation's, in
 /// about half the look-ups.
 #[inline(always)]
-pub(crate) fn for_each_first_index(player: u64, opponent: u64, mut each: impl FnMut(usize)) {
-    let (ps, os) = (images(player), images(opponent));
-    for k in 0..8 {
-        let (p, o) = (extract(ps[k]), extract(os[k]));
-        for i in 0..PATTERNS {
-            if FIRST_READS[i] & (1 << k) != 0 {
-                let index = usize::from(TERNARY[(p[i] & 0x3ff) as usize])
-                    + 2 * usize::from(TERNARY[(o[i] & 0x3ff) as usize]);
-                each(OFFSETS[i] + index);
-            }
-        }
-    }
+pub(crate) fn for_each_first_index(player: u64, opponent: u64, each: impl FnMut(usize)) {
+    for_each_index_of(FIRST_READS, player, opponent, each);
 }
 
 /// One phase's weights folded: each index's weight summed over the

@@ -266,65 +266,55 @@ pub(super) fn deep<K: Kernel>(
     let mut best = i32::MIN;
     let mut best_move = 0;
     let mut hint = entry.and_then(|e| e.best);
+    // Whether the table's move, searched alone first, cut off (or the
+    // search was stopped): the other moves are then never ordered.
+    let mut cut = false;
     if n >= FIRST_MIN {
-        // The table's move alone first: when it cuts off (as it mostly
-        // does), the other moves' ordering searches are never made.
         if let Some(at) = hint.and_then(|h| list.as_slice().iter().position(|m| m.square == h)) {
             let m = list.get(at);
             let (p, o) = m.next(player, opponent);
             let v = -nws(k, s, p, o, -beta, n - 1);
             best = v;
             best_move = m.square;
-            if v > alpha || s.stop.stopped() {
-                if !s.stop.stopped() {
-                    table.store(
-                        player,
-                        opponent,
-                        alpha,
-                        beta,
-                        best,
-                        Some(best_move),
-                        s.nodes - start,
-                    );
-                }
-                return best;
-            }
+            cut = v > alpha || s.stop.stopped();
             list.swap_remove(at);
             hint = None;
         }
     }
-    let tried = best != i32::MIN;
-    s.nodes += list.order(
-        k,
-        player,
-        opponent,
-        hint,
-        super::geometry::parity(empty),
-        s.eval.filter(|_| n >= super::order::EVAL_MIN),
-    );
-    for i in 0..list.len() {
-        list.bring_best(i);
-        if (i > 0 || tried) && n >= SPLIT_MIN && list.len() - i >= 2 && s.split {
-            // The first move did not cut off: the others together, on
-            // every thread (young brothers wait).
-            for j in i + 1..list.len() {
-                list.bring_best(j);
+    if !cut {
+        let tried = best != i32::MIN;
+        s.nodes += list.order(
+            k,
+            player,
+            opponent,
+            hint,
+            super::geometry::parity(empty),
+            s.eval.filter(|_| n >= super::order::EVAL_MIN),
+        );
+        for i in 0..list.len() {
+            list.bring_best(i);
+            if (i > 0 || tried) && n >= SPLIT_MIN && list.len() - i >= 2 && s.split {
+                // The first move did not cut off: the others together, on
+                // every thread (young brothers wait).
+                for j in i + 1..list.len() {
+                    list.bring_best(j);
+                }
+                let (v, square) = split(k, s, player, opponent, alpha, n, &list.as_slice()[i..]);
+                if v > best {
+                    best = v;
+                    best_move = square;
+                }
+                break;
             }
-            let (v, square) = split(k, s, player, opponent, alpha, n, &list.as_slice()[i..]);
+            let m = list.get(i);
+            let (p, o) = m.next(player, opponent);
+            let v = -nws(k, s, p, o, -beta, n - 1);
             if v > best {
                 best = v;
-                best_move = square;
-            }
-            break;
-        }
-        let m = list.get(i);
-        let (p, o) = m.next(player, opponent);
-        let v = -nws(k, s, p, o, -beta, n - 1);
-        if v > best {
-            best = v;
-            best_move = m.square;
-            if v > alpha {
-                break;
+                best_move = m.square;
+                if v > alpha {
+                    break;
+                }
             }
         }
     }
