@@ -552,9 +552,6 @@ fn whole_game_analysis_estimates_the_midgame_and_solves_the_end() {
     // One thread: a midgame estimate may take a deeper result from the
     // shared table, so two runs agree move for move only when they search
     // in the same order.
-    // One thread: a midgame estimate may take a deeper result from the
-    // shared table, so two runs agree move for move only when they search
-    // in the same order.
     let Some(dir) = corpus() else { return };
     let file = dir.join("wthor/WTH_1977.wtb");
     let (header, games) = csv_rows(&run(
@@ -648,6 +645,64 @@ fn whole_game_analysis_estimates_the_midgame_and_solves_the_end() {
             assert_eq!(int(game, mistakes), Some(big));
         }
     }
+}
+
+#[test]
+fn one_game_shown_move_by_move_keeps_the_estimates_of_its_first_search() {
+    // A game alone is shown with every exact position's best moves: only
+    // the exact part is solved again, so the midgame rows are those of
+    // the CSV from the same search (one thread, a fresh table each run).
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("wthor/WTH_1977.wtb");
+    let args = [
+        "analyze",
+        "-j",
+        "1",
+        "--depth",
+        "4",
+        "--empties",
+        "12",
+        "--black",
+        "Woch",
+        "--white",
+        "Heiberg",
+    ];
+    let table = String::from_utf8(run(&args, &[&file])).unwrap();
+    let mut csv_args = args.to_vec();
+    csv_args.extend(["--format", "csv", "--moves"]);
+    let (_, rows) = csv_rows(&run(&csv_args, &[&file]));
+    // A table row: number, colour, square, empties, best value, best
+    // moves, value, then the loss and its marks when it lost discs.
+    let shown: Vec<(String, String, i32, Vec<String>, i32)> = table
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let number = |s: &str| s.trim_start_matches(['~', '+']).parse::<i32>().unwrap();
+            let best: Vec<String> = t[5..]
+                .iter()
+                .take_while(|s| s.starts_with(|c: char| c.is_ascii_lowercase()))
+                .map(|s| (*s).to_owned())
+                .collect();
+            (
+                t[0].to_owned(),
+                t[2].to_owned(),
+                number(t[4]),
+                best.clone(),
+                number(t[5 + best.len()]),
+            )
+        })
+        .collect();
+    assert_eq!(shown.len(), rows.len());
+    let mut estimated = 0;
+    for ((number, square, best, best_moves, value), row) in shown.iter().zip(&rows) {
+        assert_eq!((number, square), (&row["move"], &row["square"]));
+        assert_eq!(Some(*best), int(row, "best_value"), "{row:?}");
+        assert_eq!(Some(*value), int(row, "value"), "{row:?}");
+        assert_eq!(best_moves.join(" "), row["best_moves"], "{row:?}");
+        estimated += usize::from(row["exact"] == "false");
+    }
+    assert!(estimated > 30, "{estimated} estimated moves");
 }
 
 #[test]

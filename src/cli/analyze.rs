@@ -6,7 +6,9 @@ use std::io::{self, BufWriter, Write};
 use anyhow::Result;
 use kifu::batch::{self, BatchError};
 use kifu::jobs::analyze::{Analyzed, Analyzer, GAME_COLUMNS, MOVE_COLUMNS};
-use kifu::record::analysis::{analyze_game, Judging, MoveAnalysis, MIDGAME_MISTAKE};
+use kifu::record::analysis::{
+    analyze_game, with_best_moves, Judging, MoveAnalysis, MIDGAME_MISTAKE,
+};
 use kifu::{Move, Status};
 use serde::Serialize;
 
@@ -488,8 +490,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             best_moves: true,
             ..judging
         };
-        only.analysis =
-            engine.install(|| analyze_game(solver, searcher, &only.record, &judging).ok());
+        only.analysis = engine.install(|| match only.analysis.take() {
+            // The midgame's estimates name their best moves already: only
+            // the exact part is solved again.
+            Some(game) => with_best_moves(solver, &only.record, &judging, game).ok(),
+            None => analyze_game(solver, searcher, &only.record, &judging).ok(),
+        });
     }
     job.writer.finish()?;
     progress.finish();

@@ -255,17 +255,16 @@ pub fn analyze_game(
     record: &GameRecord,
     judging: &Judging,
 ) -> Result<GameAnalysis, Interrupted> {
-    let (empties, best_moves) = (judging.empties, judging.best_moves);
     let midgame = searcher.filter(|_| judging.depth > 0);
     let report = record.replay();
-    let status = report.status();
     let mut game = GameAnalysis {
-        status: Some(status),
+        status: Some(report.status()),
         black_score: report.final_score().map(|s| s.black_score),
         ..GameAnalysis::default()
     };
     // The positions from `empties` on, and the last legal one.
     let walked = walk(record, &report);
+    let empties = judging.empties;
     let start = record.start;
     let mut first: Option<Position> = (start.board().empty().count() <= empties).then_some(start);
     let mut steps = Vec::new();
@@ -285,20 +284,88 @@ pub fn analyze_game(
             .stopped
             .filter(|p| p.board().empty().count() <= empties);
     }
-    let end = walked.end;
-    if let Some(searcher) = midgame {
-        game.midgame_depth = Some(judging.depth);
-        judge_all(searcher, judging.depth, &early, &mut game)?;
-    }
-    let Some(first) = first else {
+    let end = Ending {
+        first,
+        steps: &steps,
+        end: walked.end,
+        result: game.black_score,
+        best_moves: judging.best_moves,
+    };
+    // The midgame's estimates and the exact part side by side: the one
+    // ends while the other's last positions are still searched.
+    let (judged, solved) = match midgame {
+        Some(searcher) => {
+            let (judged, solved) = rayon::join(
+                || {
+                    let mut judged = GameAnalysis::default();
+                    judge_all(searcher, judging.depth, &early, &mut judged).map(|()| judged)
+                },
+                || solve_end(solver, &end),
+            );
+            (Some(judged?), solved?)
+        }
+        None => (None, solve_end(solver, &end)?),
+    };
+    let Some(mut solved) = solved else {
         // Never as few as `empties` empty squares: the real result stands.
         game.theoretical_black_score = game.black_score;
+        if let Some(judged) = judged {
+            game = with_midgame(game, judged, judging.depth);
+        }
         return Ok(game);
     };
-    game.empties = Some(first.board().empty().count());
+    solved.status = game.status;
+    solved.black_score = game.black_score;
+    Ok(match judged {
+        Some(judged) => with_midgame(solved, judged, judging.depth),
+        None => solved,
+    })
+}
+
+/// `game` with the estimated moves and sums of `judged` (by a
+/// depth-`depth` search) before its exact moves.
+fn with_midgame(game: GameAnalysis, judged: GameAnalysis, depth: u32) -> GameAnalysis {
+    let mut moves = judged.moves;
+    moves.extend(game.moves);
+    GameAnalysis {
+        moves,
+        midgame_depth: Some(depth),
+        black_midgame_loss: judged.black_midgame_loss,
+        white_midgame_loss: judged.white_midgame_loss,
+        black_midgame_mistakes: judged.black_midgame_mistakes,
+        white_midgame_mistakes: judged.white_midgame_mistakes,
+        first_midgame_mistake_move: judged.first_midgame_mistake_move,
+        nodes: game.nodes + judged.nodes,
+        ..game
+    }
+}
+
+/// The exact part of a game: its first position with at most N empty
+/// squares, the steps from there, the position it ended at.
+struct Ending<'a> {
+    first: Option<Position>,
+    steps: &'a [Step],
+    end: Position,
+    /// Black's discs at the end of a complete game (the first value's
+    /// guess).
+    result: Option<u8>,
+    best_moves: bool,
+}
+
+/// The exact part of [`analyze_game`]: every step of `ending` solved, its
+/// fields of [`GameAnalysis`] filled (the others left default); `None`
+/// when the game never had as few as N empty squares.
+fn solve_end(solver: &Solver, ending: &Ending) -> Result<Option<GameAnalysis>, Interrupted> {
+    let Some(first) = ending.first else {
+        return Ok(None);
+    };
+    let mut game = GameAnalysis {
+        empties: Some(first.board().empty().count()),
+        ..GameAnalysis::default()
+    };
     // A guess of the first value: the result the game reached.
-    let guess = report.final_score().map_or(0, |s| {
-        let black = 2 * i32::from(s.black_score) - 64;
+    let guess = ending.result.map_or(0, |black_score| {
+        let black = 2 * i32::from(black_score) - 64;
         if first.side_to_move() == Color::Black {
             black
         } else {
@@ -311,7 +378,7 @@ pub fn analyze_game(
     // The value of each step's position before the move, known from the
     // previous step's position after it.
     let mut known: Option<(Position, i32)> = Some((first, first_value));
-    for step in &steps {
+    for step in ending.steps {
         let best_value = match known {
             Some((p, v)) if p == step.before => v,
             // The side to move at `p` had to pass (the record left it out).
@@ -325,7 +392,7 @@ pub fn analyze_game(
         let (after_value, n) = solver.value(&step.after, -best_value)?;
         game.nodes += n;
         let value = -after_value;
-        let solution = if best_moves {
+        let solution = if ending.best_moves {
             solver.best_moves(&step.before, best_value)?
         } else {
             (Vec::new(), 0)
@@ -361,12 +428,51 @@ pub fn analyze_game(
     }
     // The record's last position, solved: the result it would have had.
     let (end_value, n) = match known {
-        Some((p, v)) if p == end => (v, 0),
-        _ => solver.value(&end, 0)?,
+        Some((p, v)) if p == ending.end => (v, 0),
+        _ => solver.value(&ending.end, 0)?,
     };
     game.nodes += n;
-    game.solved_black_score = Some(black_discs(end_value, end.side_to_move()));
-    Ok(game)
+    game.solved_black_score = Some(black_discs(end_value, ending.end.side_to_move()));
+    Ok(Some(game))
+}
+
+/// `game` — `record` judged by [`analyze_game`] as `judging` says — with
+/// every exact position's best moves: the exact part solved again (the
+/// solver's table still holds most of it), the midgame estimates kept as
+/// they are (each already names its best move). What a front-end does
+/// when it learns only after judging a game that it will show it move by
+/// move, without searching the midgame twice.
+///
+/// # Errors
+///
+/// [`Interrupted`] when the solver's interrupt flag was set.
+pub fn with_best_moves(
+    solver: &Solver,
+    record: &GameRecord,
+    judging: &Judging,
+    game: GameAnalysis,
+) -> Result<GameAnalysis, Interrupted> {
+    let endgame = Judging {
+        depth: 0,
+        best_moves: true,
+        ..*judging
+    };
+    let full = analyze_game(solver, None, record, &endgame)?;
+    let Some(depth) = game.midgame_depth else {
+        return Ok(full);
+    };
+    // The moves judged before the exact part come before its first move.
+    let exact_from = full.moves.first().map_or(usize::MAX, |m| m.index);
+    let judged = GameAnalysis {
+        moves: game
+            .moves
+            .into_iter()
+            .filter(|m| m.index < exact_from)
+            .collect(),
+        ..game
+    };
+    // Both runs' work.
+    Ok(with_midgame(full, judged, depth))
 }
 
 /// The moves of `record` before its first position with at most
