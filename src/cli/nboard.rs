@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use kifu::formats::ggf;
-use kifu::search::{Estimate, Limits, SearchOptions, Searcher};
+use kifu::search::{Estimate, Limits, SearchOptions, Searcher, Selectivity};
 use kifu::{Color, GameRecord, Move, Position, Square, Token};
 
+use super::eval::SelectivityArg;
 use super::Outcome;
 
 /// Play Othello through the NBoard protocol on standard input and output.
@@ -50,9 +51,16 @@ pub struct Args {
     hash: usize,
 
     /// No selective cut-offs (ProbCut): each midgame search is the
-    /// depth's plain minimax on the evaluation (slower).
-    #[arg(long)]
+    /// depth's plain minimax on the evaluation (slower); `--selectivity
+    /// off`.
+    #[arg(long, conflicts_with = "selectivity")]
     full_width: bool,
+
+    /// How boldly the search cuts its tree on shallow searches' verdicts
+    /// (default: `bold` under a game clock, where each depth it saves is
+    /// time for a deeper one, `careful` at a set depth).
+    #[arg(long, value_enum, value_name = "HOW")]
+    selectivity: Option<SelectivityArg>,
 }
 
 /// The empty squares from which a search of `depth` is exact: the end is
@@ -109,6 +117,8 @@ struct Engine<W: Write> {
     pool: rayon::ThreadPool,
     game: Game,
     depth: u32,
+    /// The selectivity asked for, else chosen by the clock.
+    selectivity: Option<Selectivity>,
     out: W,
 }
 
@@ -256,24 +266,43 @@ impl<W: Write> Engine<W> {
                 let exact_from = if left > 60.0 { 22 } else { 18 };
                 // The time goes to the midgame moves: the exact end takes
                 // little of it (a few hundredths of a second a move from
-                // 18 empties), so it is kept only a small reserve.
+                // 18 empties). Each gets an even share of what is left
+                // (half a second kept against the protocol's delays) as
+                // the time after which no new depth starts; a depth begun
+                // before may run on to three shares.
                 let midgame_moves = f64::from(empties.saturating_sub(exact_from).div_ceil(2));
-                let budget = ((left - 1.0).max(0.0) / (midgame_moves + 3.0)).max(0.05);
+                let spare = (left - 0.5).max(0.0);
+                let aim = (spare / (midgame_moves + 2.0)).max(0.02);
+                let hard = (3.0 * aim).min(spare / 2.0).max(aim);
+                let now = Instant::now();
                 Limits {
                     depth: 60,
                     exact_from,
-                    deadline: Some(Instant::now() + Duration::from_secs_f64(budget)),
+                    deadline: Some(now + Duration::from_secs_f64(hard)),
+                    soft_deadline: Some(now + Duration::from_secs_f64(aim)),
                 }
             }
             None => Limits {
-                depth: self.depth,
                 exact_from: exact_from(self.depth),
-                deadline: None,
+                ..Limits::depth(self.depth)
             },
         }
     }
 
+    /// Sets the search's selectivity for the position to search: as asked,
+    /// else bold under a clock (depth is what time buys) and careful at a
+    /// set depth (the depth is the measure asked for).
+    fn choose_selectivity(&mut self) {
+        let chosen = self.selectivity.unwrap_or(if self.game.clock.is_some() {
+            Selectivity::Bold
+        } else {
+            Selectivity::Careful
+        });
+        self.searcher.set_selectivity(chosen);
+    }
+
     fn think(&mut self) -> Result<Estimate> {
+        self.choose_selectivity();
         let limits = self.limits();
         let pos = self.game.position;
         let searcher = &self.searcher;
@@ -330,6 +359,7 @@ impl<W: Write> Engine<W> {
             } else {
                 self.depth
             };
+            self.choose_selectivity();
             let searcher = &self.searcher;
             let all = self.pool.install(|| searcher.estimate_moves(&pos, depth))?;
             for m in all.moves.iter().take(n) {
@@ -408,10 +438,14 @@ pub fn run(args: Args) -> Result<Outcome> {
         .num_threads(args.threads)
         .build()
         .context("cannot start the search's threads")?;
-    let searcher = Searcher::new(SearchOptions {
-        selective: !args.full_width,
-        ..SearchOptions::with_hash(args.hash.max(1).saturating_mul(1 << 20))
-    });
+    let searcher = Searcher::new(SearchOptions::with_hash(
+        args.hash.max(1).saturating_mul(1 << 20),
+    ));
+    let selectivity = if args.full_width {
+        Some(Selectivity::Off)
+    } else {
+        args.selectivity.map(Selectivity::from)
+    };
     let mut engine = Engine {
         searcher,
         pool,
@@ -420,6 +454,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             clock: None,
         },
         depth: args.depth,
+        selectivity,
         out: io::stdout().lock(),
     };
     let stdin = io::stdin().lock();

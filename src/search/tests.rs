@@ -66,7 +66,7 @@ fn random_position(rng: &mut Rng, empties: u32) -> Position {
 /// A searcher without selectivity: its estimates are the minimax's.
 fn searcher() -> Searcher {
     Searcher::new(SearchOptions {
-        selective: false,
+        selectivity: Selectivity::Off,
         ..SearchOptions::with_hash(1 << 20)
     })
 }
@@ -243,6 +243,7 @@ fn a_deadline_returns_the_deepest_finished_depth() {
         depth: 60,
         exact_from: 0,
         deadline: Some(Instant::now() + Duration::from_millis(200)),
+        soft_deadline: None,
     };
     let started = Instant::now();
     let e = s.think(&pos, &limits, |e| depths.push(e.depth)).unwrap();
@@ -251,6 +252,33 @@ fn a_deadline_returns_the_deepest_finished_depth() {
     assert_eq!(depths.last(), Some(&e.depth));
     assert!(depths.windows(2).all(|d| d[1] == d[0] + 1));
     assert_eq!(e.score, s.estimate(&pos, e.depth).unwrap().score);
+}
+
+#[test]
+fn no_depth_starts_after_the_soft_deadline() {
+    let s = searcher();
+    let mut rng = Rng::new(6);
+    let pos = random_position(&mut rng, 40);
+    let now = Instant::now();
+    // Passed at once: depth 1 (which always finishes) is the answer.
+    let passed = Limits {
+        depth: 60,
+        exact_from: 0,
+        deadline: Some(now + Duration::from_secs(60)),
+        soft_deadline: Some(now),
+    };
+    let mut depths = Vec::new();
+    let e = s.think(&pos, &passed, |e| depths.push(e.depth)).unwrap();
+    assert_eq!((e.depth, depths), (1, vec![1]));
+    // A soft deadline later than the depth needs changes nothing.
+    let later = Limits {
+        soft_deadline: Some(Instant::now() + Duration::from_secs(60)),
+        depth: 6,
+        ..passed
+    };
+    let e = s.think(&pos, &later, |_| {}).unwrap();
+    assert_eq!(e.depth, 6);
+    assert_eq!(e.score, s.estimate(&pos, 6).unwrap().score);
 }
 
 #[test]
@@ -279,30 +307,65 @@ fn selective_estimates_depend_on_the_position_and_depth_alone() {
     // ProbCut's cut-offs are a function of the position and depth too:
     // a searcher that searched other positions first answers as a fresh
     // one, with a legal best move and a line that starts with it.
-    let options = SearchOptions::with_hash(1 << 20);
-    assert!(options.selective);
-    let used = Searcher::new(options.clone());
-    let mut rng = Rng::new(41);
-    let positions: Vec<Position> = (0..8)
-        .map(|_| {
-            let empties = 24 + rng.below(24) as u32;
-            random_position(&mut rng, empties)
-        })
-        .collect();
-    let first: Vec<Estimate> = positions
-        .iter()
-        .map(|p| used.estimate(p, 7).unwrap())
-        .collect();
-    for (pos, e) in positions.iter().zip(&first).rev() {
-        let fresh = Searcher::new(options.clone()).estimate(pos, 7).unwrap();
-        assert_eq!(
-            (fresh.score, &fresh.best_moves),
-            (e.score, &e.best_moves),
-            "{pos}"
-        );
-        if let [Move::Play(sq)] = e.best_moves[..] {
-            assert!(pos.legal_moves().contains(sq));
-            assert_eq!(e.line.first(), Some(&Move::Play(sq)));
+    assert_eq!(
+        SearchOptions::with_hash(1 << 20).selectivity,
+        Selectivity::Careful
+    );
+    for selectivity in [Selectivity::Careful, Selectivity::Bold] {
+        let options = SearchOptions {
+            selectivity,
+            ..SearchOptions::with_hash(1 << 20)
+        };
+        let used = Searcher::new(options.clone());
+        let mut rng = Rng::new(41);
+        let positions: Vec<Position> = (0..8)
+            .map(|_| {
+                let empties = 24 + rng.below(24) as u32;
+                random_position(&mut rng, empties)
+            })
+            .collect();
+        let first: Vec<Estimate> = positions
+            .iter()
+            .map(|p| used.estimate(p, 7).unwrap())
+            .collect();
+        for (pos, e) in positions.iter().zip(&first).rev() {
+            let fresh = Searcher::new(options.clone()).estimate(pos, 7).unwrap();
+            assert_eq!(
+                (fresh.score, &fresh.best_moves),
+                (e.score, &e.best_moves),
+                "{selectivity:?} {pos}"
+            );
+            if let [Move::Play(sq)] = e.best_moves[..] {
+                assert!(pos.legal_moves().contains(sq));
+                assert_eq!(e.line.first(), Some(&Move::Play(sq)));
+            }
         }
     }
+}
+
+#[test]
+fn bolder_selectivity_searches_fewer_nodes() {
+    // The same depth, the same positions: each setting cuts more than
+    // the one before (summed over positions; one may go either way).
+    let mut rng = Rng::new(43);
+    let positions: Vec<Position> = (0..6).map(|_| random_position(&mut rng, 40)).collect();
+    let nodes = |selectivity| -> u64 {
+        let s = Searcher::new(SearchOptions {
+            selectivity,
+            ..SearchOptions::with_hash(1 << 20)
+        });
+        positions
+            .iter()
+            .map(|p| {
+                s.clear();
+                s.estimate(p, 8).unwrap().nodes
+            })
+            .sum()
+    };
+    let (off, careful, bold) = (
+        nodes(Selectivity::Off),
+        nodes(Selectivity::Careful),
+        nodes(Selectivity::Bold),
+    );
+    assert!(off > careful && careful > bold, "{off} {careful} {bold}");
 }
