@@ -706,6 +706,47 @@ fn one_game_shown_move_by_move_keeps_the_estimates_of_its_first_search() {
 }
 
 #[test]
+fn bold_selectivity_changes_estimates_only() {
+    // The exact part is the solver's whatever the midgame search cuts;
+    // the estimated moves are the same moves, still marked estimates.
+    let Some(dir) = corpus() else { return };
+    let file = dir.join("wthor/WTH_1977.wtb");
+    let rows = |how: &str| {
+        csv_rows(&run(
+            &[
+                "analyze",
+                "-j",
+                "1",
+                "--depth",
+                "6",
+                "--empties",
+                "12",
+                "--format",
+                "csv",
+                "--moves",
+                "--black",
+                "Woch",
+                "--selectivity",
+                how,
+            ],
+            &[&file],
+        ))
+        .1
+    };
+    let (careful, bold) = (rows("careful"), rows("bold"));
+    assert_eq!(careful.len(), bold.len());
+    for (c, b) in careful.iter().zip(&bold) {
+        assert_eq!((&c["move"], &c["exact"]), (&b["move"], &b["exact"]));
+        if c["exact"] == "true" {
+            assert_eq!(c, b);
+        } else {
+            assert_eq!(b["depth"], "6");
+        }
+    }
+    assert!(careful.iter().any(|r| r["exact"] == "false"));
+}
+
+#[test]
 fn every_exact_row_of_a_whole_game_equals_solve() {
     let Some(dir) = corpus() else { return };
     let file = dir.join("wthor/WTH_1977.wtb");
