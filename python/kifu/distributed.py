@@ -256,17 +256,25 @@ def analyze(
     threads_per_task: int = 1,
     format: Optional[str] = None,
     progress: bool = True,
+    selectivity: str = "careful",
     **filters: Any,
 ) -> Run:
     """``kifu analyze --format csv`` (``--moves``: one row a move) over
-    ``paths`` on a Dask cluster, as Parquet parts in the folder ``out``.
+    ``paths`` on a Dask cluster, as Parquet parts in the folder ``out``
+    (``selectivity`` as in ``kifu.analyze``).
 
     The exact values (``depth=0``, and every row's endgame part) equal the
     command line's; midgame estimates (``depth`` > 0) are a search's, which
     may differ in the last disc with what its table held before, as they
     do between the command line's runs on different thread counts."""
     options = dict(
-        empties=empties, depth=depth, moves=moves, hash_mb=hash_mb, threads=threads_per_task, **filters
+        empties=empties,
+        depth=depth,
+        moves=moves,
+        hash_mb=hash_mb,
+        threads=threads_per_task,
+        selectivity=selectivity,
+        **filters,
     )
     return _run("analyze", paths, out, client, options, games_per_task, format, progress)
 

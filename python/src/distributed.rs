@@ -65,7 +65,7 @@ pub fn count_games<'py>(
 /// Parquet in `out`; the number of rows.
 #[pyfunction]
 #[pyo3(signature = (out, paths, format=None, empties=20, depth=kifu::jobs::ANALYSIS_DEPTH,
-    moves=false, hash_mb=kifu::jobs::DEFAULT_HASH_MB, threads=0, **filters))]
+    moves=false, hash_mb=kifu::jobs::DEFAULT_HASH_MB, threads=0, selectivity="careful", **filters))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze_part<'py>(
     py: Python<'py>,
@@ -77,8 +77,10 @@ pub fn analyze_part<'py>(
     moves: bool,
     hash_mb: usize,
     threads: usize,
+    selectivity: &str,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<u64> {
+    let selectivity = crate::solve::parse_selectivity(py, selectivity)?;
     if empties > MAX_EMPTIES {
         return Err(
             Failure::usage("empties", format!("{empties}: at most {MAX_EMPTIES}")).into_py(py),
@@ -94,7 +96,7 @@ pub fn analyze_part<'py>(
     let inputs = inputs::inputs(py, paths, format, filters)?;
     py.detach(|| {
         let solver = kifu::jobs::solver(hash_mb);
-        let searcher = (depth > 0).then(|| kifu::jobs::searcher(hash_mb));
+        let searcher = (depth > 0).then(|| kifu::jobs::searcher(hash_mb, selectivity));
         // As `kifu analyze`: the best moves only where they are written.
         let judging = Judging {
             empties,

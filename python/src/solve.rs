@@ -134,7 +134,8 @@ fn game_dict<'py>(
 /// of ``kifu analyze`` (with a ``moves`` list each). See
 /// ``kifu.analyze``.
 #[pyfunction]
-#[pyo3(signature = (paths, format=None, empties=20, depth=kifu::jobs::ANALYSIS_DEPTH, hash_mb=kifu::jobs::DEFAULT_HASH_MB, **filters))]
+#[pyo3(signature = (paths, format=None, empties=20, depth=kifu::jobs::ANALYSIS_DEPTH, hash_mb=kifu::jobs::DEFAULT_HASH_MB, selectivity="careful", **filters))]
+#[allow(clippy::too_many_arguments)]
 pub fn analyze<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
@@ -142,8 +143,10 @@ pub fn analyze<'py>(
     empties: u32,
     depth: u32,
     hash_mb: usize,
+    selectivity: &str,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let selectivity = parse_selectivity(py, selectivity)?;
     if depth > kifu::jobs::MAX_DEPTH {
         return Err(Failure::usage(
             "depth",
@@ -163,7 +166,7 @@ pub fn analyze<'py>(
         .detach(|| {
             let mut notes = Vec::new();
             let solver = kifu::jobs::solver(hash_mb);
-            let searcher = (depth > 0).then(|| kifu::jobs::searcher(hash_mb));
+            let searcher = (depth > 0).then(|| kifu::jobs::searcher(hash_mb, selectivity));
             let judging = kifu::record::analysis::Judging {
                 empties,
                 depth,
@@ -189,4 +192,14 @@ pub fn analyze<'py>(
         }
     }
     Ok(list)
+}
+
+/// The `selectivity` keyword (`off`, `careful`, `bold`), or a usage error
+/// that names it.
+pub(crate) fn parse_selectivity(
+    py: Python<'_>,
+    text: &str,
+) -> PyResult<kifu::search::Selectivity> {
+    text.parse()
+        .map_err(|message: String| Failure::usage("selectivity", message).into_py(py))
 }

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import kifu
 
 
@@ -35,3 +37,23 @@ def test_analyze_takes_the_same_filters_as_the_cli(corpus, cli):
     assert [g["game"] for g in got] == expected
     assert all(g["midgame_depth"] == 2 for g in got)
     assert all(not m["exact"] for g in got for m in g["moves"] if m["empties"] > 12)
+
+
+def test_analyze_selectivity_changes_estimates_only(corpus):
+    # As `--selectivity`: the exact part is the solver's whatever the
+    # midgame search cuts; a name it does not know is a usage error.
+    files = [corpus / "wthor" / "WTH_1977.wtb"]
+    args = dict(empties=12, depth=6, black="Woch", white="Heiberg")
+    careful = kifu.analyze(files, **args)
+    bold = kifu.analyze(files, selectivity="bold", **args)
+    assert len(careful) == len(bold) == 1
+    pairs = list(zip(careful[0]["moves"], bold[0]["moves"]))
+    assert len(pairs) == len(careful[0]["moves"]) == len(bold[0]["moves"])
+    assert any(not c["exact"] for c, _ in pairs)
+    for c, b in pairs:
+        assert (c["move"], c["exact"]) == (b["move"], b["exact"])
+        if c["exact"]:
+            assert c == b
+    with pytest.raises(kifu.UsageError) as e:
+        kifu.analyze(files, selectivity="wild", **args)
+    assert e.value.argument == "selectivity"

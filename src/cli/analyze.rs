@@ -465,11 +465,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         Some(games) => Steps::new(args.input.quiet, games, "games"),
         None => Steps::unbounded(args.input.quiet, "games"),
     };
-    let searcher = (args.depth > 0).then(|| {
-        let mut searcher = kifu::jobs::searcher(args.hash);
-        searcher.set_selectivity(args.selectivity.into());
-        searcher
-    });
+    let searcher =
+        (args.depth > 0).then(|| kifu::jobs::searcher(args.hash, args.selectivity.into()));
     let judging = Judging {
         empties: args.empties,
         depth: args.depth,

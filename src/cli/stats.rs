@@ -263,7 +263,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let selection = args.input.selection(by == By::Opening)?;
     let solver = args.endgame.map(|_| kifu::jobs::solver(args.hash));
-    let searcher = args.midgame.map(|_| kifu::jobs::searcher(args.hash));
+    let searcher = args
+        .midgame
+        .map(|_| kifu::jobs::searcher(args.hash, kifu::search::Selectivity::default()));
     // The midgame ends where the endgame is solved (or where analyze's
     // exact part begins by default).
     let boundary = args.endgame.unwrap_or(20);

@@ -22,7 +22,7 @@ pub mod theoretical;
 pub use inputs::{excluded, Counted, Inputs, JobError};
 pub use part::{Part, PartError, Parting};
 
-use crate::search::{SearchOptions, Searcher};
+use crate::search::{SearchOptions, Searcher, Selectivity};
 use crate::solve::{Solver, SolverOptions};
 
 /// The solver's transposition table when none is asked for, in MiB: the
@@ -37,13 +37,14 @@ pub const ANALYSIS_DEPTH: u32 = 10;
 pub const MAX_DEPTH: u32 = 60;
 
 /// A midgame searcher for judging games: its table of `hash_mb` MiB / 4
-/// (at least 1 MiB; the solver that values the endgames has its own).
-pub fn searcher(hash_mb: usize) -> Searcher {
+/// (at least 1 MiB; the solver that values the endgames has its own),
+/// cutting its tree as `selectivity` says.
+pub fn searcher(hash_mb: usize, selectivity: Selectivity) -> Searcher {
     let bytes = (hash_mb / 4).max(1).saturating_mul(1 << 20);
     Searcher::new(SearchOptions {
         hash_bytes: bytes,
         solver_hash_bytes: bytes,
-        ..SearchOptions::default()
+        selectivity,
     })
 }
 

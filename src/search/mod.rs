@@ -171,6 +171,40 @@ pub struct MoveEstimates {
     pub nodes: u64,
 }
 
+impl Selectivity {
+    /// Every setting, by the name [`Selectivity::name`] gives and
+    /// `str::parse` reads.
+    pub const ALL: [Selectivity; 3] = [Selectivity::Off, Selectivity::Careful, Selectivity::Bold];
+
+    /// Its name: `off`, `careful` or `bold`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Selectivity::Off => "off",
+            Selectivity::Careful => "careful",
+            Selectivity::Bold => "bold",
+        }
+    }
+}
+
+impl std::fmt::Display for Selectivity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Selectivity {
+    type Err = String;
+
+    /// `off`, `careful` or `bold`; the error says which names there are.
+    fn from_str(text: &str) -> Result<Selectivity, String> {
+        Selectivity::ALL
+            .into_iter()
+            .find(|s| s.name() == text)
+            .ok_or_else(|| format!("{text:?}: one of off, careful, bold"))
+    }
+}
+
 /// When a [`Searcher::think`] stops deepening.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {

@@ -408,8 +408,12 @@ pub fn run(args: Args) -> Result<Outcome> {
     let analysis = match args.analyze {
         Some(empties) => {
             let solver = kifu::jobs::solver(kifu::jobs::DEFAULT_HASH_MB);
-            let searcher =
-                (args.depth > 0).then(|| kifu::jobs::searcher(kifu::jobs::DEFAULT_HASH_MB));
+            let searcher = (args.depth > 0).then(|| {
+                kifu::jobs::searcher(
+                    kifu::jobs::DEFAULT_HASH_MB,
+                    kifu::search::Selectivity::default(),
+                )
+            });
             let judging = Judging {
                 empties,
                 depth: args.depth,
