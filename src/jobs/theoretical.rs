@@ -1,7 +1,7 @@
 //! WTHOR's stored theoretical scores checked by exact solving (`kifu
 //! validate --theoretical`, `kifu.distributed.validate_theoretical`).
 
-use crate::record::analysis::theoretical_black_score;
+use crate::record::analysis::theoretical_black_score_near;
 use crate::solve::Solver;
 use crate::{GameRecord, Report};
 
@@ -48,7 +48,10 @@ pub fn check(solver: &Solver, record: &GameRecord, report: &Report) -> Option<Wr
         return None;
     }
     // Never interrupted: the solver here has no interrupt flag.
-    let solved = match theoretical_black_score(solver, record, report, u32::from(depth)).ok()? {
+    // The stored score is the likeliest value: started from it, a right
+    // score is proven in one narrow search.
+    let near = theoretical_black_score_near(solver, record, report, u32::from(depth), Some(stored));
+    let solved = match near.ok()? {
         Some(score) => score,
         None => record
             .result

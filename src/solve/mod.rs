@@ -327,6 +327,16 @@ impl Solver {
         with_kernel!(self, k => self.run((p, o), |s| root::exact(k, s, p, o, guess)))
     }
 
+    /// The solver's own guess of `position`'s value (its evaluation
+    /// searched a few moves deep; 0 without one): what it starts from when
+    /// not given a guess.
+    #[must_use]
+    pub fn guess(&self, position: &Position) -> i32 {
+        let (p, o) = position.relative();
+        with_kernel!(self, k => self.run((p, o), |s| root::estimate(k, s, p, o)))
+            .map_or(0, |(v, _)| v)
+    }
+
     /// Solves `position`: its value, every best move and a best line.
     ///
     /// # Errors

@@ -690,3 +690,20 @@ fn the_value_does_not_depend_on_the_guess() {
         }
     }
 }
+
+#[test]
+fn the_solvers_guess_is_a_value_and_any_guess_gives_the_same_value() {
+    let s = solver();
+    let mut rng = Rng::new(77);
+    for _ in 0..20 {
+        // Few enough empties for the plain minimax.
+        let empties = 4 + rng.below(6) as u32;
+        let pos = random_position(&mut rng, empties);
+        let guess = s.guess(&pos);
+        assert!((-64..=64).contains(&guess) && guess % 2 == 0, "{guess}");
+        let exact = minimax(&pos);
+        for g in [guess, 0, -64, 64, exact] {
+            assert_eq!(s.value(&pos, g).unwrap().0, exact, "{pos} guess {g}");
+        }
+    }
+}
