@@ -182,57 +182,23 @@ fn selectivity_trades_nodes_for_sureness_and_full_width_is_off() {
     // The same position at depth 10: off (as --full-width) searches the
     // most, bold the fewest; the exact end is the same whatever it is.
     let midgame = "f5d6c3d3c4f4f6f3e6e7";
-    let nodes = |how: &str| -> u64 {
-        let out = run(&[
-            "eval",
-            "--format",
-            "csv",
-            "-q",
-            "--depth",
-            "10",
-            "--hash",
-            "8",
-            "-j",
-            "1",
-            "--selectivity",
-            how,
-            midgame,
-        ]);
-        rows(&out)[1][8].parse().unwrap()
+    // The one row of `eval` on one thread with `flags`, at `depth`.
+    let row = |depth: &str, flags: &[&str], position: &str| -> Vec<String> {
+        let mut args = vec!["eval", "--format", "csv", "-q", "--hash", "8", "-j", "1"];
+        args.extend(["--depth", depth]);
+        args.extend(flags);
+        args.push(position);
+        rows(&run(&args)).swap_remove(1)
     };
-    let (off, careful, bold) = (nodes("off"), nodes("careful"), nodes("bold"));
+    let nodes = |flags: &[&str]| -> u64 { row("10", flags, midgame)[8].parse().unwrap() };
+    let (off, careful, bold) = (
+        nodes(&["--selectivity", "off"]),
+        nodes(&["--selectivity", "careful"]),
+        nodes(&["--selectivity", "bold"]),
+    );
     assert!(off > careful && careful > bold, "{off} {careful} {bold}");
-    let full = rows(&run(&[
-        "eval",
-        "--format",
-        "csv",
-        "-q",
-        "--depth",
-        "10",
-        "--hash",
-        "8",
-        "-j",
-        "1",
-        "--full-width",
-        midgame,
-    ]));
-    assert_eq!(full[1][8].parse::<u64>().unwrap(), off);
-    let exact = |how: &str| {
-        rows(&run(&[
-            "eval",
-            "--format",
-            "csv",
-            "-q",
-            "--depth",
-            "12",
-            "--hash",
-            "8",
-            "--selectivity",
-            how,
-            ENDGAME,
-        ]))[1][6]
-            .clone()
-    };
+    assert_eq!(nodes(&["--full-width"]), off);
+    let exact = |how: &str| row("12", &["--selectivity", how], ENDGAME)[6].clone();
     assert_eq!(exact("bold"), exact("off"));
     kifu()
         .args(["eval", "--full-width", "--selectivity", "bold", midgame])

@@ -284,7 +284,7 @@ pub fn analyze_game(
             .stopped
             .filter(|p| p.board().empty().count() <= empties);
     }
-    let end = Ending {
+    let ending = Ending {
         first,
         steps: &steps,
         end: walked.end,
@@ -299,11 +299,11 @@ pub fn analyze_game(
                     let mut judged = GameAnalysis::default();
                     judge_all(searcher, judging.depth, &early, &mut judged).map(|()| judged)
                 },
-                || solve_end(solver, &end),
+                || solve_end(solver, &ending),
             );
             (Some(judged?), solved?)
         }
-        None => (None, solve_end(solver, &end)?),
+        None => (None, solve_end(solver, &ending)?),
     };
     let Some(mut solved) = solved else {
         // Never as few as `empties` empty squares: the real result stands.
