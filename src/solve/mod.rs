@@ -273,6 +273,7 @@ impl Solver {
                 None
             },
             split: rayon::current_num_threads() > 1,
+            level: 0,
         };
         self.table.new_date();
         let out = job(&mut s);
@@ -325,6 +326,18 @@ impl Solver {
     pub fn value(&self, position: &Position, guess: i32) -> Result<(i32, u64), Interrupted> {
         let (p, o) = position.relative();
         with_kernel!(self, k => self.run((p, o), |s| root::exact(k, s, p, o, guess)))
+    }
+
+    /// The value the first selective pass finds (a guess), from `guess`.
+    #[cfg(test)]
+    fn selective_pass(&self, position: &Position, guess: i32) -> Result<(i32, u64), Interrupted> {
+        let (p, o) = position.relative();
+        with_kernel!(self, k => self.run((p, o), |s| {
+            s.level = 1;
+            let v = root::aspiration(k, s, p, o, guess);
+            s.level = 0;
+            v
+        }))
     }
 
     /// The solver's own guess of `position`'s value (its evaluation

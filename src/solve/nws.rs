@@ -80,6 +80,11 @@ pub(super) struct Search<'a> {
     pub eval: Option<&'a crate::eval::Weights>,
     /// Whether deep nodes split their moves over the threads.
     pub split: bool,
+    /// How selective the search is: 0 exact, else a pass before the
+    /// exact search that cuts where the evaluation is sure enough
+    /// ([`PASSES`]), whose values are guesses and whose bounds only its
+    /// level and less sure ones use.
+    pub level: u8,
 }
 
 impl Search<'_> {
@@ -228,11 +233,17 @@ pub(super) fn deep<K: Kernel>(
     }
     let entry = table.probe(player, opponent);
     if let Some(e) = entry {
-        if e.lower > alpha {
-            return e.lower;
+        let (lower, upper) = e.bounds_for(s.level);
+        if lower > alpha {
+            return lower;
         }
-        if e.upper <= alpha {
-            return e.upper;
+        if upper <= alpha {
+            return upper;
+        }
+    }
+    if s.level > 0 && n >= PROBCUT_MIN {
+        if let Some(v) = probcut(k, s, player, opponent, alpha, n) {
+            return v;
         }
     }
     let mut list = MoveList::EMPTY;
@@ -245,9 +256,19 @@ pub(super) fn deep<K: Kernel>(
         for m in list.as_slice() {
             let (p, o) = m.next(player, opponent);
             if let Some(e) = table.probe(p, o) {
-                if -e.upper > alpha {
-                    table.store(player, opponent, alpha, beta, -e.upper, Some(m.square), 1);
-                    return -e.upper;
+                let upper = e.bounds_for(s.level).1;
+                if -upper > alpha {
+                    table.store(
+                        player,
+                        opponent,
+                        alpha,
+                        beta,
+                        -upper,
+                        Some(m.square),
+                        1,
+                        s.level,
+                    );
+                    return -upper;
                 }
             }
         }
@@ -327,12 +348,56 @@ pub(super) fn deep<K: Kernel>(
             best,
             Some(best_move),
             s.nodes - start,
+            s.level,
         );
     }
     if n >= FLUSH_MIN {
         s.flush();
     }
     best
+}
+
+/// The selective passes: for each level from 1 on, how many standard
+/// deviations of the evaluation's error its cut-offs allow; the exact
+/// search (level 0) runs after them, from their value and their moves.
+pub(super) const PASSES: [f32; 2] = [0.0, 1.5];
+
+/// From this many empty squares on, a selective pass tries a cut-off by
+/// the evaluation at each node.
+const PROBCUT_MIN: u32 = 12;
+
+/// A cut-off of a selective pass (ProbCut): the evaluation searched about
+/// a fifth as deep as the empties (the same parity) says the value is
+/// surely above `alpha` (returns `alpha + 1`) or surely not (`alpha`);
+/// `None` when it is not sure. "Surely" is `PASSES[level]` standard
+/// deviations of the shallow search's error on the exact value, σ =
+/// 5.56 + 0.117 × empties − 0.435 × depth discs: the midgame search's
+/// fit (see `search::tree`) with the exact value as the deep one.
+#[inline(never)]
+fn probcut<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    n: u32,
+) -> Option<i32> {
+    let w = s.eval?;
+    let depth = 2 * (n / 10) + (n & 1);
+    let sigma = 5.56 + 0.117 * n as f32 - 0.435 * depth as f32;
+    let t = PASSES[usize::from(s.level).min(PASSES.len() - 1)];
+    let margin = (t * sigma * crate::eval::SCALE as f32) as i32;
+    let scale = crate::eval::SCALE;
+    let high = (alpha + 1) * scale + margin;
+    // A bound is only given where a value can lie beyond it.
+    if alpha < 64 && k.probe(w, player, opponent, depth, high - 1, high, &mut s.nodes) >= high {
+        return Some(alpha + 1);
+    }
+    let low = alpha * scale - margin;
+    if alpha >= -64 && k.probe(w, player, opponent, depth, low, low + 1, &mut s.nodes) <= low {
+        return Some(alpha);
+    }
+    None
 }
 
 /// From this many empty squares on, a node with a table move searches it
@@ -363,7 +428,7 @@ fn split<K: Kernel>(
     let stop = s.stop.child(&flag);
     let found = Mutex::new((i32::MIN, 0u8));
     let nodes = AtomicU64::new(0);
-    let (table, edges, live, eval) = (s.table, s.edges, s.live, s.eval);
+    let (table, edges, live, eval, level) = (s.table, s.edges, s.live, s.eval, s.level);
     rest.par_iter().for_each(|m| {
         if stop.stopped() {
             return;
@@ -377,6 +442,7 @@ fn split<K: Kernel>(
             flushed: 0,
             eval,
             split: true,
+            level,
         };
         let (p, o) = m.next(player, opponent);
         let v = -nws(k, &mut child, p, o, -alpha - 1, n - 1);
@@ -436,11 +502,12 @@ pub(super) fn pvs<K: Kernel>(
     let table = s.table;
     let entry = table.probe(player, opponent);
     if let Some(e) = entry {
-        if e.lower == e.upper || e.lower >= beta {
-            return e.lower;
+        let (lower, upper) = e.bounds_for(s.level);
+        if lower == upper || lower >= beta {
+            return lower;
         }
-        if e.upper <= alpha {
-            return e.upper;
+        if upper <= alpha {
+            return upper;
         }
     }
     let start = s.nodes;
@@ -489,6 +556,7 @@ pub(super) fn pvs<K: Kernel>(
             best,
             Some(best_move),
             s.nodes - start,
+            s.level,
         );
     }
     best

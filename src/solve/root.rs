@@ -4,7 +4,7 @@
 
 use super::kernel::Kernel;
 use super::last::final_value;
-use super::nws::{nws, pvs, Search};
+use super::nws::{nws, pvs, Search, PASSES};
 use crate::engine::board::{flips_at, moves};
 
 /// The moves of `player`: each square index and the position after it,
@@ -33,8 +33,16 @@ pub(super) fn estimate<K: Kernel>(k: K, s: &Search<'_>, player: u64, opponent: u
     }
 }
 
-/// The exact value, searched first in a narrow window around `guess` and
-/// widened on the side the value fell (aspiration).
+/// From this many empty squares on, the exact search runs after the
+/// selective passes ([`PASSES`]), from their value and with their best
+/// moves in the table.
+pub(super) const PRESEARCH_MIN: u32 = 20;
+
+/// The exact value: from [`PRESEARCH_MIN`] empties on, the selective
+/// passes first, least sure first, each from the one before's value; then
+/// the exact search from theirs (or from `guess`). Only the time depends
+/// on the passes: the exact search takes nothing from them but moves to
+/// try first.
 pub(super) fn exact<K: Kernel>(
     k: K,
     s: &mut Search<'_>,
@@ -46,15 +54,42 @@ pub(super) fn exact<K: Kernel>(
     if empties == 0 {
         return final_value(player, 0);
     }
+    let mut guess = guess;
+    if s.level == 0 && s.eval.is_some() && empties >= PRESEARCH_MIN {
+        for level in (1..PASSES.len()).rev() {
+            s.level = level as u8;
+            guess = aspiration(k, s, player, opponent, guess);
+            s.level = 0;
+            if s.stop.stopped() {
+                return guess;
+            }
+        }
+    }
+    aspiration(k, s, player, opponent, guess)
+}
+
+/// The value at the search's level, searched first in a narrow window
+/// around `guess` and widened on the side the value fell (aspiration).
+pub(super) fn aspiration<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    guess: i32,
+) -> i32 {
     let guess = (guess.clamp(-64, 64) / 2) * 2;
     let (mut low, mut high) = (guess - 1, guess + 1);
     let mut delta = 4;
+    let mut tries = 0;
     loop {
         let v = pvs(k, s, player, opponent, low, high);
         if s.stop.stopped() {
             return v;
         }
-        if v > low && v < high {
+        tries += 1;
+        // A selective pass's bounds need not agree with each other, and
+        // its value is a guess: a few windows are enough.
+        if (v > low && v < high) || (s.level > 0 && tries == 4) {
             return v;
         }
         if v <= low {

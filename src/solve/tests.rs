@@ -707,3 +707,54 @@ fn the_solvers_guess_is_a_value_and_any_guess_gives_the_same_value() {
         }
     }
 }
+
+/// From 20 empties the exact search runs after the selective passes: the
+/// same value as a windowed search from scratch that never runs them
+/// ([`Solver::bound`] over every value), and a best line that scores it.
+#[test]
+fn the_selective_passes_change_no_value() {
+    let mut rng = Rng::new(2020);
+    for _ in 0..4 {
+        let n = root::PRESEARCH_MIN + rng.below(2) as u32;
+        let pos = random_position(&mut rng, n);
+        let passes = Solver::new(SolverOptions::with_hash(8 << 20));
+        let solution = passes.solve_with(&pos, None, BestMoves::One).unwrap();
+        let plain = Solver::new(SolverOptions::with_hash(8 << 20));
+        let (bound, _) = plain.bound(&pos, -65, 65).unwrap();
+        assert_eq!(Bound::Exact(solution.value), bound, "{pos}");
+        assert_eq!(play_line(&pos, &solution.line), solution.value, "{pos}");
+    }
+}
+
+/// A selective pass alone: a value within the values, found in a few
+/// windows however far off the guess, with its bounds stored at its own
+/// level; the exact search after it on the same table still finds the
+/// value (the plain minimax's, or a fresh solver's beyond 10 empties).
+#[test]
+fn a_selective_pass_gives_a_value_and_leaves_the_exact_search_alone() {
+    let mut rng = Rng::new(3030);
+    for i in 0..30 {
+        let n = 9 + rng.below(6) as u32;
+        let pos = random_position(&mut rng, n);
+        let solver = solver();
+        let (p, o) = pos.relative();
+        let guess = [-64, -10, 0, 12, 64][i % 5];
+        let (pass, nodes) = solver.selective_pass(&pos, guess).unwrap();
+        assert!(nodes > 0);
+        assert!((-64..=64).contains(&pass), "{pos}: {pass}");
+        if let Some(e) = solver.table.probe(p, o) {
+            assert!(e.level <= 1, "{pos}");
+        }
+        if n <= 10 {
+            assert_eq!(solver.value(&pos, pass).unwrap().0, minimax(&pos), "{pos}");
+        } else {
+            let fresh = Solver::new(SolverOptions::with_hash(1 << 20));
+            let value = solver.value(&pos, pass).unwrap().0;
+            assert_eq!(
+                Bound::Exact(value),
+                fresh.bound(&pos, -65, 65).unwrap().0,
+                "{pos}"
+            );
+        }
+    }
+}

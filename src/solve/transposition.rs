@@ -1,8 +1,11 @@
 //! The transposition table: bounds on positions already searched, shared by
 //! every thread of a search and kept between searches.
 //!
-//! Every search kifu runs is exact, so a stored bound is true forever: no
-//! depth or selectivity to compare, and bounds met again are merged. The
+//! An exact search's bound is true forever: no depth to compare, and
+//! bounds met again are merged. A selective pass before the exact search
+//! (see `root::exact`) stores its bounds with its level of selectivity,
+//! and a search uses a bound only from its own level or a surer one: the
+//! exact search takes nothing from the passes but their best moves. The
 //! table is a fixed array of 64-byte buckets (two entries and a version),
 //! allocated once. Entries keep the whole position, so a hit is never a
 //! different position. Threads read without locking: a bucket's version is
@@ -21,6 +24,22 @@ pub(super) struct Entry {
     pub upper: i32,
     /// The best move found, if any (a square index).
     pub best: Option<u8>,
+    /// How selective the search that found the bounds was: 0 exact, more
+    /// the less sure (see [`Entry::bounds_for`]).
+    pub level: u8,
+}
+
+impl Entry {
+    /// The entry's bounds if a search at `level` may use them (they come
+    /// from that level or a surer one), else no bounds: -64 and 64.
+    #[inline(always)]
+    pub fn bounds_for(self, level: u8) -> (i32, i32) {
+        if self.level <= level {
+            (self.lower, self.upper)
+        } else {
+            (-64, 64)
+        }
+    }
 }
 
 #[derive(Default)]
@@ -28,7 +47,8 @@ struct Slot {
     player: AtomicU64,
     opponent: AtomicU64,
     /// `lower`, `upper` (as `i8`), best move (`NO_MOVE` for none), the
-    /// search's cost (log2 of its nodes) and its date, a byte each.
+    /// search's cost (log2 of its nodes), its date and its level, a byte
+    /// each.
     data: AtomicU64,
 }
 
@@ -231,6 +251,7 @@ fn pack(entry: Entry, cost: u32, date: u64) -> u64 {
         | entry.best.map_or(NO_MOVE, u64::from) << 16
         | u64::from(cost.min(255)) << 24
         | (date & 0xff) << 32
+        | u64::from(entry.level) << 40
 }
 
 fn unpack(data: u64) -> Entry {
@@ -239,6 +260,7 @@ fn unpack(data: u64) -> Entry {
         lower: i32::from(data as u8 as i8),
         upper: i32::from((data >> 8) as u8 as i8),
         best: (best != NO_MOVE).then_some(best as u8),
+        level: (data >> 40) as u8,
     }
 }
 
@@ -320,10 +342,12 @@ impl Table {
         found.map(unpack)
     }
 
-    /// Records what a null-window or windowed search found: `value` from a
-    /// search of window `alpha, beta` is a lower bound when at least
-    /// `beta`, an upper bound when at most `alpha`, exact between.
-    /// Merged with what the table already knows of the position.
+    /// Records what a null-window or windowed search at `level` of
+    /// selectivity (0: exact) found: `value` from a search of window
+    /// `alpha, beta` is a lower bound when at least `beta`, an upper bound
+    /// when at most `alpha`, exact between. Merged with what the table
+    /// already knows of the position at the same level; it replaces a
+    /// less sure level's bounds, and leaves a surer level's alone.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn store(
@@ -335,11 +359,13 @@ impl Table {
         value: i32,
         best: Option<u8>,
         nodes: u64,
+        level: u8,
     ) {
         let mut entry = Entry {
             lower: if value > alpha { value } else { -64 },
             upper: if value < beta { value } else { 64 },
             best,
+            level,
         };
         let cost = 64 - nodes.leading_zeros();
         let date = self.date.load(Ordering::Relaxed);
@@ -369,8 +395,13 @@ impl Table {
                 && slot.opponent.load(Ordering::Relaxed) == opponent
             {
                 let old = unpack(slot.data.load(Ordering::Relaxed));
-                entry.lower = entry.lower.max(old.lower);
-                entry.upper = entry.upper.min(old.upper);
+                if old.level < entry.level {
+                    // A surer search's bounds stay.
+                    entry = old;
+                } else if old.level == entry.level {
+                    entry.lower = entry.lower.max(old.lower);
+                    entry.upper = entry.upper.min(old.upper);
+                }
                 if entry.best.is_none() {
                     entry.best = old.best;
                 }
@@ -418,6 +449,7 @@ mod tests {
                             (i % 20) as i32 - 10,
                             Some((i % 64) as u8),
                             20,
+                            0,
                         );
                     }
                 });
@@ -451,34 +483,58 @@ mod tests {
     fn bounds_are_merged() {
         let table = Table::new(1 << 16);
         assert_eq!(table.probe(1, 2), None);
-        table.store(1, 2, 9, 10, 12, Some(19), 100);
+        table.store(1, 2, 9, 10, 12, Some(19), 100, 0);
         assert_eq!(
             table.probe(1, 2),
             Some(Entry {
                 lower: 12,
                 upper: 64,
-                best: Some(19)
+                best: Some(19),
+                level: 0,
             })
         );
-        table.store(1, 2, 19, 20, 14, None, 100);
+        table.store(1, 2, 19, 20, 14, None, 100, 0);
         assert_eq!(
             table.probe(1, 2),
             Some(Entry {
                 lower: 12,
                 upper: 14,
-                best: Some(19)
+                best: Some(19),
+                level: 0,
             })
         );
+    }
+
+    /// A selective pass's bounds never reach a surer search; an exact
+    /// search's replace them, and the passes' best move is kept.
+    #[test]
+    fn levels_keep_selective_bounds_apart() {
+        let table = Table::new(1 << 16);
+        table.store(1, 2, 9, 10, 12, Some(19), 100, 2);
+        let e = table.probe(1, 2).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.level), (12, 64, Some(19), 2));
+        assert_eq!(e.bounds_for(0), (-64, 64));
+        assert_eq!(e.bounds_for(1), (-64, 64));
+        assert_eq!(e.bounds_for(2), (12, 64));
+        assert_eq!(e.bounds_for(3), (12, 64));
+        // An exact bound replaces the pass's, the move stays.
+        table.store(1, 2, 3, 4, 2, None, 100, 0);
+        let e = table.probe(1, 2).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.level), (-64, 2, Some(19), 0));
+        // A pass met again leaves the exact bound alone.
+        table.store(1, 2, 29, 30, 40, Some(7), 100, 1);
+        let e = table.probe(1, 2).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.level), (-64, 2, Some(19), 0));
     }
 
     #[test]
     fn a_full_bucket_keeps_the_newer_or_costlier_entry() {
         // One bucket: every position lands in it.
         let table = Table::new(64);
-        table.store(1, 2, 0, 1, 4, None, 1 << 20);
-        table.store(3, 4, 0, 1, 4, None, 1 << 10);
+        table.store(1, 2, 0, 1, 4, None, 1 << 20, 0);
+        table.store(3, 4, 0, 1, 4, None, 1 << 10, 0);
         table.new_date();
-        table.store(5, 6, 0, 1, 4, None, 1);
+        table.store(5, 6, 0, 1, 4, None, 1, 0);
         // The cheaper of the two older entries made way.
         assert!(table.probe(1, 2).is_some());
         assert!(table.probe(3, 4).is_none());
@@ -495,6 +551,7 @@ mod tests {
             lower: value,
             upper: value,
             best: Some((k % 64) as u8),
+            level: 0,
         };
         (player, opponent, entry)
     }
@@ -520,7 +577,7 @@ mod tests {
                         let k = rng.next() % 64;
                         let (p, o, e) = keyed(k);
                         if i % 3 == 0 {
-                            table.store(p, o, e.lower - 1, e.upper + 1, e.lower, e.best, i);
+                            table.store(p, o, e.lower - 1, e.upper + 1, e.lower, e.best, i, 0);
                         } else if let Some(found) = table.probe(p, o) {
                             hits.fetch_add(1, Ordering::Relaxed);
                             if found != e {
@@ -541,6 +598,7 @@ mod tests {
             lower: -64,
             upper: -2,
             best: None,
+            level: 3,
         };
         assert_eq!(unpack(pack(e, 40, 3)), e);
     }
