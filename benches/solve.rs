@@ -13,7 +13,7 @@
 //! for the first ten) skips criterion and solves the file's positions
 //! once each on one thread (`KIFU_BENCH_THREADS=n`: n threads, the
 //! process's CPU seconds), value and one best move, a fresh 64 MiB table
-//! for each: per position the nodes and the thread's CPU seconds, then
+//! for each (`KIFU_BENCH_HASH=MiB`: another size): per position the nodes and the thread's CPU seconds, then
 //! the totals and nodes per CPU second. Copies of the bench binary built
 //! before and after a change, run alternately, compare the two on a
 //! shared machine (`KIFU_BENCH_ROUNDS=n` repeats the set, medians).
@@ -120,12 +120,16 @@ fn ffo_set(spec: &str) {
     } else {
         CpuTime::Process
     };
+    let hash_mib: usize = std::env::var("KIFU_BENCH_HASH")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(64);
     let mut totals = Vec::new();
     for _ in 0..rounds {
         let (mut nodes, mut cpu) = (0u64, 0f64);
         for (i, pos) in positions.iter().take(count).enumerate() {
             let (n, secs, value) = pool.install(|| {
-                let solver = Solver::new(SolverOptions::with_hash(64 << 20));
+                let solver = Solver::new(SolverOptions::with_hash(hash_mib << 20));
                 let start = clock.start();
                 let s = solver
                     .solve_with(pos, None, BestMoves::One)
