@@ -328,12 +328,12 @@ impl Solver {
         with_kernel!(self, k => self.run((p, o), |s| root::exact(k, s, p, o, guess)))
     }
 
-    /// The value the first selective pass finds (a guess), from `guess`.
+    /// The value the selective pass finds (a guess), from `guess`.
     #[cfg(test)]
     fn selective_pass(&self, position: &Position, guess: i32) -> Result<(i32, u64), Interrupted> {
         let (p, o) = position.relative();
         with_kernel!(self, k => self.run((p, o), |s| {
-            s.level = 1;
+            s.level = nws::PASS;
             let v = root::aspiration(k, s, p, o, guess);
             s.level = 0;
             v

@@ -80,10 +80,10 @@ pub(super) struct Search<'a> {
     pub eval: Option<&'a crate::eval::Weights>,
     /// Whether deep nodes split their moves over the threads.
     pub split: bool,
-    /// How selective the search is: 0 exact, else a pass before the
-    /// exact search that cuts where the evaluation is sure enough
-    /// ([`PASSES`]), whose values are guesses and whose bounds only its
-    /// level and less sure ones use.
+    /// How selective the search is: 0 exact, [`PASS`] the pass before
+    /// the exact search that cuts where the evaluation is sure enough,
+    /// whose values are guesses and whose bounds the exact search never
+    /// uses.
     pub level: u8,
 }
 
@@ -357,10 +357,12 @@ pub(super) fn deep<K: Kernel>(
     best
 }
 
-/// The selective passes: for each level from 1 on, how many standard
-/// deviations of the evaluation's error its cut-offs allow; the exact
-/// search (level 0) runs after them, from their value and their moves.
-pub(super) const PASSES: [f32; 2] = [0.0, 1.5];
+/// The selective pass's level (the exact search's is 0).
+pub(super) const PASS: u8 = 1;
+
+/// How many standard deviations of the evaluation's error the pass's
+/// cut-offs allow (1.0, 1.2, 1.8 and 2.0 cost more nodes on FFO #40–#49).
+const PASS_MARGIN: f32 = 1.5;
 
 /// From this many empty squares on, a selective pass tries a cut-off by
 /// the evaluation at each node.
@@ -369,7 +371,7 @@ const PROBCUT_MIN: u32 = 12;
 /// A cut-off of a selective pass (ProbCut): the evaluation searched about
 /// a fifth as deep as the empties (the same parity) says the value is
 /// surely above `alpha` (returns `alpha + 1`) or surely not (`alpha`);
-/// `None` when it is not sure. "Surely" is `PASSES[level]` standard
+/// `None` when it is not sure. "Surely" is [`PASS_MARGIN`] standard
 /// deviations of the shallow search's error on the exact value, σ =
 /// 5.56 + 0.117 × empties − 0.435 × depth discs: the midgame search's
 /// fit (see `search::tree`) with the exact value as the deep one.
@@ -385,9 +387,8 @@ fn probcut<K: Kernel>(
     let w = s.eval?;
     let depth = 2 * (n / 10) + (n & 1);
     let sigma = 5.56 + 0.117 * n as f32 - 0.435 * depth as f32;
-    let t = PASSES[usize::from(s.level).min(PASSES.len() - 1)];
-    let margin = (t * sigma * crate::eval::SCALE as f32) as i32;
     let scale = crate::eval::SCALE;
+    let margin = (PASS_MARGIN * sigma * scale as f32) as i32;
     let high = (alpha + 1) * scale + margin;
     // A bound is only given where a value can lie beyond it.
     if alpha < 64 && k.probe(w, player, opponent, depth, high - 1, high, &mut s.nodes) >= high {

@@ -4,7 +4,7 @@
 
 use super::kernel::Kernel;
 use super::last::final_value;
-use super::nws::{nws, pvs, Search, PASSES};
+use super::nws::{nws, pvs, Search, PASS};
 use crate::engine::board::{flips_at, moves};
 
 /// The moves of `player`: each square index and the position after it,
@@ -33,16 +33,16 @@ pub(super) fn estimate<K: Kernel>(k: K, s: &Search<'_>, player: u64, opponent: u
     }
 }
 
-/// From this many empty squares on, the exact search runs after the
-/// selective passes ([`PASSES`]), from their value and with their best
+/// From this many empty squares on, the exact search runs after a
+/// selective pass (level [`PASS`]), from its value and with its best
 /// moves in the table.
 pub(super) const PRESEARCH_MIN: u32 = 20;
 
 /// The exact value: from [`PRESEARCH_MIN`] empties on, the selective
-/// passes first, least sure first, each from the one before's value; then
-/// the exact search from theirs (or from `guess`). Only the time depends
-/// on the passes: the exact search takes nothing from them but moves to
-/// try first.
+/// pass first, from `guess`; then the exact search from its value (or
+/// from `guess`). Only the time depends on the pass: the exact search
+/// takes nothing from it but moves to try first (two passes, a looser
+/// one first, cost more nodes on FFO #40–#49).
 pub(super) fn exact<K: Kernel>(
     k: K,
     s: &mut Search<'_>,
@@ -56,13 +56,11 @@ pub(super) fn exact<K: Kernel>(
     }
     let mut guess = guess;
     if s.level == 0 && s.eval.is_some() && empties >= PRESEARCH_MIN {
-        for level in (1..PASSES.len()).rev() {
-            s.level = level as u8;
-            guess = aspiration(k, s, player, opponent, guess);
-            s.level = 0;
-            if s.stop.stopped() {
-                return guess;
-            }
+        s.level = PASS;
+        guess = aspiration(k, s, player, opponent, guess);
+        s.level = 0;
+        if s.stop.stopped() {
+            return guess;
         }
     }
     aspiration(k, s, player, opponent, guess)

@@ -708,17 +708,17 @@ fn the_solvers_guess_is_a_value_and_any_guess_gives_the_same_value() {
     }
 }
 
-/// From 20 empties the exact search runs after the selective passes: the
-/// same value as a windowed search from scratch that never runs them
+/// From 20 empties the exact search runs after the selective pass: the
+/// same value as a windowed search from scratch that never runs it
 /// ([`Solver::bound`] over every value), and a best line that scores it.
 #[test]
-fn the_selective_passes_change_no_value() {
+fn the_selective_pass_changes_no_value() {
     let mut rng = Rng::new(2020);
     for _ in 0..4 {
         let n = root::PRESEARCH_MIN + rng.below(2) as u32;
         let pos = random_position(&mut rng, n);
-        let passes = Solver::new(SolverOptions::with_hash(8 << 20));
-        let solution = passes.solve_with(&pos, None, BestMoves::One).unwrap();
+        let with_pass = Solver::new(SolverOptions::with_hash(8 << 20));
+        let solution = with_pass.solve_with(&pos, None, BestMoves::One).unwrap();
         let plain = Solver::new(SolverOptions::with_hash(8 << 20));
         let (bound, _) = plain.bound(&pos, -65, 65).unwrap();
         assert_eq!(Bound::Exact(solution.value), bound, "{pos}");
