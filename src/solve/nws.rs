@@ -146,8 +146,9 @@ pub(super) fn nws<K: Kernel>(
     }
 }
 
-/// 5 to [`SHALLOW`] empty squares: the empties of quadrants holding an odd
-/// number of them first, no table.
+/// 5 to [`SHALLOW`] empty squares, no table: from [`SORTED_MIN`] empties
+/// the moves sorted fastest first, below that the empties of quadrants
+/// holding an odd number of them first.
 #[inline(always)]
 pub(super) fn shallow<K: Kernel>(
     k: K,
@@ -164,6 +165,12 @@ pub(super) fn shallow<K: Kernel>(
     }
     let empty = !(player | opponent);
     let n = empty.count_ones();
+    if n >= SORTED_MIN {
+        let legal = moves(player, opponent);
+        if legal != 0 {
+            return shallow_sorted(k, s, player, opponent, alpha, parity, legal);
+        }
+    }
     let odd = QUADRANTS[parity as usize];
     let mut best = i32::MIN;
     for set in [empty & odd, empty & !odd] {
@@ -199,6 +206,44 @@ pub(super) fn shallow<K: Kernel>(
     } else {
         final_value(player, n as i32)
     }
+}
+
+/// From this many empty squares on, a shallow node sorts its moves
+/// (fastest first) instead of taking the odd quadrants' squares first:
+/// on 150 positions at 20 empties of WTH_2014, 17 % fewer nodes and about
+/// 6 % less time; from 6, more time.
+const SORTED_MIN: u32 = 7;
+
+/// A shallow node's moves (`legal`, not empty) searched fastest first:
+/// the move leaving the opponent the fewest replies first.
+#[inline(always)]
+fn shallow_sorted<K: Kernel>(
+    k: K,
+    s: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    parity: u8,
+    legal: u64,
+) -> i32 {
+    let beta = alpha + 1;
+    let mut list = MoveList::EMPTY;
+    list.fill(player, opponent, legal);
+    list.fastest_first(player, opponent, parity);
+    let mut best = i32::MIN;
+    for i in 0..list.len() {
+        list.bring_best(i);
+        let m = list.get(i);
+        let (p, o) = m.next(player, opponent);
+        let v = -k.shallow(s, p, o, -beta, parity ^ QUADRANT[m.square as usize]);
+        if v > best {
+            if v > alpha {
+                return v;
+            }
+            best = v;
+        }
+    }
+    best
 }
 
 /// More than [`SHALLOW`] empty squares: stability and table cut-offs,
