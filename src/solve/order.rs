@@ -139,6 +139,14 @@ const SQUARE_VALUE: [i32; 64] = {
     t
 };
 
+/// The replies of `player` (the side to move after a move), corners
+/// counted twice: the mobility part of every key.
+#[inline(always)]
+fn replies(player: u64, opponent: u64) -> i32 {
+    let legal = moves(player, opponent);
+    (legal.count_ones() + (legal & CORNERS).count_ones()) as i32
+}
+
 /// The empty squares next to `discs` (one step in any direction).
 #[inline(always)]
 fn frontier(discs: u64, empty: u64) -> u64 {
@@ -221,8 +229,7 @@ impl MoveList {
             } else if p == 0 {
                 1 << 29
             } else {
-                let replies = moves(p, o);
-                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let mobility = replies(p, o);
                 let empty = !(p | o);
                 let potential = frontier(o, empty).count_ones() as i32;
                 let mut key = SQUARE_VALUE[m.square as usize];
@@ -255,9 +262,7 @@ impl MoveList {
         let odd = QUADRANTS[parity as usize];
         for m in self.as_mut_slice() {
             let (p, o) = m.next(player, opponent);
-            let replies = moves(p, o);
-            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            m.key = -4 * mobility + i32::from(odd & (1 << m.square) != 0);
+            m.key = -4 * replies(p, o) + i32::from(odd & (1 << m.square) != 0);
         }
     }
 
