@@ -230,7 +230,7 @@ fn shallow_sorted<K: Kernel>(
     legal: u64,
 ) -> i32 {
     let beta = alpha + 1;
-    let mut list = MoveList::EMPTY;
+    let mut list = MoveList::new();
     list.fill(player, opponent, legal);
     list.fastest_first(player, opponent, parity);
     let mut best = i32::MIN;
@@ -294,7 +294,7 @@ pub(super) fn deep<K: Kernel>(
             return v;
         }
     }
-    let mut list = MoveList::EMPTY;
+    let mut list = MoveList::new();
     list.fill(player, opponent, legal);
     if list.len() == 1 {
         let (p, o) = list.get(0).next(player, opponent);
@@ -560,7 +560,7 @@ pub(super) fn pvs<K: Kernel>(
         }
     }
     let start = s.nodes;
-    let mut list = MoveList::EMPTY;
+    let mut list = MoveList::new();
     list.fill(player, opponent, legal);
     s.nodes += list.order(
         k,
