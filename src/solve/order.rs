@@ -259,16 +259,20 @@ impl MoveList {
         probed
     }
 
-    /// Keys for the last moves before the leaves, cheap: the fewer
-    /// replies a move leaves the opponent (corners twice) the better, and
-    /// among equals a move in a quadrant with an odd number of empty
-    /// squares (`parity`).
+    /// Keys for the last moves before the leaves, cheap: the table's
+    /// best move (`best`) first, then the fewer replies a move leaves the
+    /// opponent (corners twice) the better, and among equals a move in a
+    /// quadrant with an odd number of empty squares (`parity`).
     #[inline(always)]
-    pub fn fastest_first(&mut self, player: u64, opponent: u64, parity: u8) {
+    pub fn fastest_first(&mut self, player: u64, opponent: u64, best: Option<u8>, parity: u8) {
         let odd = QUADRANTS[parity as usize];
         for m in self.as_mut_slice() {
             let (p, o) = m.next(player, opponent);
-            m.key = -4 * replies(p, o) + i32::from(odd & (1 << m.square) != 0);
+            m.key = if Some(m.square) == best {
+                1 << 30
+            } else {
+                -4 * replies(p, o) + i32::from(odd & (1 << m.square) != 0)
+            };
         }
     }
 
@@ -377,17 +381,28 @@ mod tests {
         }
     }
 
-    /// Fastest first: the moves come in order of the opponent's replies
-    /// (corners twice), fewest first; among equals, the odd quadrants'.
+    /// Fastest first: the table's move first when there is one, then the
+    /// moves in order of the opponent's replies (corners twice), fewest
+    /// first; among equals, the odd quadrants'.
     #[test]
     fn fastest_first_leaves_the_fewest_replies_first() {
         for (i, (p, o)) in positions(4, 1000).into_iter().enumerate() {
             let parity = (i % 16) as u8;
+            let legal = moves(p, o);
+            // Every other position has a table move: its last legal move.
+            let best = (i % 2 == 1).then(|| 63 - legal.leading_zeros() as u8);
             let mut list = MoveList::new();
-            list.fill(p, o, moves(p, o));
-            list.fastest_first(p, o, parity);
+            list.fill(p, o, legal);
+            list.fastest_first(p, o, best, parity);
             for j in 0..list.len() {
                 list.bring_best(j);
+            }
+            if let Some(b) = best {
+                assert_eq!(list.get(0).square, b);
+                list.swap_remove(0);
+                for j in 0..list.len() {
+                    list.bring_best(j);
+                }
             }
             let rank = |m: &Candidate| {
                 let (np, no) = m.next(p, o);
