@@ -13,8 +13,11 @@
 //! for the first ten) skips criterion and solves the file's positions
 //! once each on one thread (`KIFU_BENCH_THREADS=n`: n threads, the
 //! process's CPU seconds), value and one best move, a fresh 64 MiB table
-//! for each (`KIFU_BENCH_HASH=MiB`: another size): per position the nodes and the thread's CPU seconds, then
-//! the totals and nodes per CPU second. Copies of the bench binary built
+//! for each (`KIFU_BENCH_HASH=MiB`: another size; `KIFU_BENCH_TABLE=shared`:
+//! one table for the whole set, as `kifu solve FILE` keeps one, so that
+//! only the first position pays for making its pages present): per
+//! position the nodes and the thread's CPU seconds, then the totals and
+//! nodes per CPU second. Copies of the bench binary built
 //! before and after a change, run alternately, compare the two on a
 //! shared machine (`KIFU_BENCH_ROUNDS=n` repeats the set, medians).
 
@@ -124,12 +127,21 @@ fn ffo_set(spec: &str) {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(64);
+    let shared = std::env::var("KIFU_BENCH_TABLE").is_ok_and(|t| t == "shared");
     let mut totals = Vec::new();
     for _ in 0..rounds {
         let (mut nodes, mut cpu) = (0u64, 0f64);
+        let one = shared.then(|| Solver::new(SolverOptions::with_hash(hash_mib << 20)));
         for (i, pos) in positions.iter().take(count).enumerate() {
             let (n, secs, value) = pool.install(|| {
-                let solver = Solver::new(SolverOptions::with_hash(hash_mib << 20));
+                let fresh;
+                let solver = match &one {
+                    Some(solver) => solver,
+                    None => {
+                        fresh = Solver::new(SolverOptions::with_hash(hash_mib << 20));
+                        &fresh
+                    }
+                };
                 let start = clock.start();
                 let s = solver
                     .solve_with(pos, None, BestMoves::One)
