@@ -71,10 +71,12 @@ pub(super) struct Table {
 ///
 /// On Linux a table of 2 MiB or more is mapped from the system directly:
 /// its pages are zero and not resident until a search of 14 empties or
-/// more makes them all present (a short search stays small), and asked to be huge pages (2 MiB): a probe lands
-/// anywhere in the table, and with 4 KiB pages nearly every one also
-/// missed the TLB, a page walk beside the cache miss. Elsewhere, and for
-/// small tables, the allocator's zeroed memory.
+/// more makes them all present, asked to be huge pages (2 MiB) then: a
+/// probe lands anywhere in the table, and with 4 KiB pages nearly every
+/// one also missed the TLB, a page walk beside the cache miss. A short
+/// search before that stays small (its few probes touch few 4 KiB
+/// pages). Elsewhere, and for small tables, the allocator's zeroed
+/// memory.
 struct Buckets {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
@@ -126,7 +128,6 @@ impl Buckets {
             // SAFETY: an anonymous private mapping of `layout.size()`
             // bytes, read-write: zeroed, page-aligned (so 64-byte aligned),
             // ours alone; unmapped in `drop` with the same length.
-            // `madvise` changes no content; its failure is ignored.
             unsafe {
                 let raw = os::mmap(
                     std::ptr::null_mut(),
@@ -138,7 +139,6 @@ impl Buckets {
                 );
                 // MAP_FAILED is -1; fall back to the allocator.
                 if raw as isize != -1 && !raw.is_null() {
-                    os::madvise(raw, layout.size(), os::MADV_HUGEPAGE);
                     return Buckets {
                         ptr: std::ptr::NonNull::new_unchecked(raw.cast()),
                         len: n,
@@ -181,11 +181,15 @@ impl Buckets {
             ))]
             {
                 let size = self.len * std::mem::size_of::<Bucket>();
+                let start = self.ptr.as_ptr().cast();
                 // SAFETY: the mapping made in `new`, of this length;
-                // `madvise` changes no content.
-                let done =
-                    unsafe { os::madvise(self.ptr.as_ptr().cast(), size, os::MADV_POPULATE_WRITE) }
-                        == 0;
+                // `madvise` changes no content. Huge pages only now: a
+                // short search's probes land on few small pages, and
+                // would make whole 2 MiB pages resident.
+                let done = unsafe {
+                    os::madvise(start, size, os::MADV_HUGEPAGE);
+                    os::madvise(start, size, os::MADV_POPULATE_WRITE) == 0
+                };
                 if !done {
                     self.touch_pages();
                 }
