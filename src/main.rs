@@ -31,25 +31,22 @@ fn no_huge_pages() {
     /// `PR_SET_THP_DISABLE`'s third argument: except memory advised
     /// `MADV_HUGEPAGE` (Linux 6.18; older kernels fail with `EINVAL`).
     const PR_THP_DISABLE_EXCEPT_ADVISED: libc::c_ulong = 1 << 1;
-    // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, flags, 0, 0)` sets a flag of
-    // the calling process and reads no memory of ours; on failure it
-    // returns -1 and changes nothing.
-    let except_advised = unsafe {
-        libc::prctl(
-            libc::PR_SET_THP_DISABLE,
-            1 as libc::c_ulong,
-            PR_THP_DISABLE_EXCEPT_ADVISED,
-            0 as libc::c_ulong,
-            0 as libc::c_ulong,
-        )
-    } == 0;
+    // `prctl` is variadic and the kernel reads `unsigned long`s: each
+    // argument is passed as one.
+    let disable = |flags: libc::c_ulong| {
+        let on: libc::c_ulong = 1;
+        let zero: libc::c_ulong = 0;
+        // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, flags, 0, 0)` sets a flag
+        // of the calling process and reads no memory of ours; on failure
+        // it returns -1 and changes nothing.
+        unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, on, flags, zero, zero) == 0 }
+    };
     let always = || {
         std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
             .is_ok_and(|mode| mode.contains("[always]"))
     };
-    if !except_advised && always() {
-        // SAFETY: as above.
-        let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+    if !disable(PR_THP_DISABLE_EXCEPT_ADVISED) && always() {
+        disable(0);
     }
 }
 
