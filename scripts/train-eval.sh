@@ -9,7 +9,9 @@
 # 200 exact solves ~10); never run in CI.
 #
 #   scripts/train-eval.sh [EXTRA FLAGS]
+#   OUT=target/eval-1.zst MANIFEST=target/eval-1.json scripts/train-eval.sh
 #
+# OUT and MANIFEST write elsewhere than the crate's files (a trial run).
 # EXTRA FLAGS go to kifu train-eval, e.g. --labels-cache FILE to keep the
 # labels for another fit (the cache is read only under the same inputs
 # and labelling parameters, and changes no result). KIFU=path/to/kifu
@@ -30,4 +32,4 @@ exec "$KIFU" train-eval "${inputs[@]}" \
   --exact-empties 14 --generate 20000 --reach 10 --seed 2026 \
   --epochs 12 --ridge 20 --window 6 --hash 16 \
   --test "$corpus/wthor/WTH_2014.wtb" --test-positions 200 --test-empties 20..24 \
-  -o src/eval/eval.zst --manifest src/eval/manifest.json "$@"
+  -o "${OUT:-src/eval/eval.zst}" --manifest "${MANIFEST:-src/eval/manifest.json}" "$@"

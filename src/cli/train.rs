@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use kifu::eval::label::{self, LabelOptions, Labelled, Line};
 use kifu::eval::manifest::{FileEntry, LabelCounts, Manifest, Measurement, Parameters};
 use kifu::eval::{errors, patterns, train, FitOptions, Sample, Weights, SCALE};
@@ -26,7 +26,9 @@ use super::{report, Outcome};
 /// lead to under perfect play from there: an estimate). --generate adds
 /// lines that leave random games (drawn by --seed) a little before the
 /// exact labels start and are played to the end by a fixed weight-free
-/// player, labelled the same way. The weights, one table per phase of two
+/// player, labelled the same way. --search-depth D labels the positions
+/// before the exact ones by a depth-D search with --label-weights
+/// instead (--search-share blends the two). The weights, one table per phase of two
 /// empties, are fitted by least squares and written compressed (zstd);
 /// --manifest records the inputs' SHA-256, every parameter and the
 /// weights' SHA-256. The crate's file is made by
@@ -81,6 +83,25 @@ pub struct Args {
     #[arg(long, value_name = "X", default_value_t = 2.0)]
     ridge: f64,
 
+    /// Label the positions before the exact ones by a search this many
+    /// moves deep with --label-weights (0: each takes the exact value
+    /// later on its line).
+    #[arg(long, value_name = "D", requires = "label_weights",
+          value_parser = clap::value_parser!(u32).range(1..=20))]
+    search_depth: Option<u32>,
+
+    /// The weights the --search-depth labels are searched with (a file
+    /// `kifu train-eval` wrote, for instance the built-in one's recipe
+    /// run first).
+    #[arg(long, value_name = "FILE", requires = "search_depth")]
+    label_weights: Option<PathBuf>,
+
+    /// The share (percent) of the search's estimate in a --search-depth
+    /// label, the rest the exact value later on the line.
+    #[arg(long, value_name = "PCT", default_value_t = 100, requires = "search_depth",
+          value_parser = clap::value_parser!(u8).range(0..=100))]
+    search_share: u8,
+
     /// Each labelling solver's transposition table, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 16)]
     hash: usize,
@@ -130,6 +151,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let mut inputs = args.input.files();
     inputs.extend(args.test.iter().cloned());
+    inputs.extend(
+        args.label_weights
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned()),
+    );
     output::refuse_inputs_as_outputs(&inputs, &outputs)?;
     let quiet = args.input.quiet;
     let say = |text: String| {
@@ -138,6 +164,24 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
     };
     let start = Instant::now();
+    // The weights a searched label comes from, read before any work.
+    let label_weights = match &args.label_weights {
+        Some(path) => {
+            let data =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let weights = Weights::from_compressed(&data).ok_or_else(|| {
+                anyhow!(
+                    "{}: not kifu weights of this layout (as `kifu train-eval` writes them)",
+                    path.display()
+                )
+            })?;
+            let entry = FileEntry::of(&path.to_string_lossy(), &data);
+            // Searchers borrow weights for as long as the program runs.
+            let weights: &'static Weights = Box::leak(Box::new(weights));
+            Some((path.clone(), weights, entry))
+        }
+        None => None,
+    };
 
     let (mut lines, totals) = read_lines(&args.input)?;
     if lines.is_empty() {
@@ -203,15 +247,46 @@ pub fn run(args: Args) -> Result<Outcome> {
             l
         }
     };
+    let mut labelled = labelled;
+    let searched = match (&label_weights, args.search_depth) {
+        (Some((path, weights, _)), Some(depth)) => {
+            say(format!(
+                "labelling the positions before the exact ones by a depth-{depth} search of {}",
+                path.display()
+            ));
+            let total = labelled.len();
+            let step = (total / 20).max(1);
+            let next = std::sync::atomic::AtomicUsize::new(step);
+            label::relabel_by_search(
+                &mut labelled,
+                weights,
+                depth,
+                args.search_share,
+                args.hash << 20,
+                &|done| {
+                    if done >= next.load(std::sync::atomic::Ordering::Relaxed) {
+                        next.fetch_add(step, std::sync::atomic::Ordering::Relaxed);
+                        if !quiet {
+                            eprintln!(
+                                "kifu: {done} of {total} positions searched ({:.0} s)",
+                                start.elapsed().as_secs_f64()
+                            );
+                        }
+                    }
+                },
+            )
+        }
+        _ => 0,
+    };
     let exact = labelled.iter().filter(|l| l.exact).count();
     let samples: Vec<Sample> = labelled.iter().map(|l| l.sample).collect();
     if samples.is_empty() {
         bail!("no position with the wanted empty squares");
     }
     say(format!(
-        "training on {} ({exact} exact, {} propagated) in {:.0} s",
+        "training on {} ({exact} exact, {} propagated, {searched} searched) in {:.0} s",
         report::counted(samples.len() as u64, "position"),
-        samples.len() - exact,
+        samples.len() - exact - searched,
         start.elapsed().as_secs_f64()
     ));
     let fit = FitOptions {
@@ -257,6 +332,8 @@ pub fn run(args: Args) -> Result<Outcome> {
                 empties: [u32::from(empties.min), u32::from(empties.max)],
                 generated: args.generate,
                 reach: args.reach,
+                search_depth: args.search_depth,
+                search_share: args.search_depth.map(|_| args.search_share),
                 seed: args.seed,
                 epochs: args.epochs,
                 window: args.window,
@@ -269,19 +346,16 @@ pub fn run(args: Args) -> Result<Outcome> {
                 games: lines.len(),
                 generated_lines: generated.len(),
                 exact,
-                propagated: samples.len() - exact,
-                method: format!(
-                    "exact: kifu's solver at most {} empties; propagated: the exact value of \
-                     the first position of the line with at most {} empties (or of its end), \
-                     seen from the earlier position's side to move",
-                    args.exact_empties, args.exact_empties
-                ),
+                propagated: samples.len() - exact - searched,
+                searched,
+                method: label_method(&args),
             },
             fit_rmse: [
                 rmse.first().copied().unwrap_or(0.0),
                 rmse.last().copied().unwrap_or(0.0),
             ],
             measured,
+            label_weights: label_weights.map(|(_, _, entry)| entry),
             weights: FileEntry::of(&args.output.to_string_lossy(), &packed),
         };
         let mut file = AtomicFile::create(path)?;
@@ -294,6 +368,32 @@ pub fn run(args: Args) -> Result<Outcome> {
         report::tally_line(&totals)
     );
     Ok(Outcome::Valid)
+}
+
+/// What the labels are, in words, for the manifest.
+fn label_method(args: &Args) -> String {
+    let exact = format!(
+        "exact: kifu's solver at most {} empties",
+        args.exact_empties
+    );
+    let propagated = format!(
+        "the exact value of the first position of the line with at most {} empties (or of its \
+         end), seen from the earlier position's side to move",
+        args.exact_empties
+    );
+    match args.search_depth {
+        None => format!("{exact}; propagated: {propagated}"),
+        Some(depth) if args.search_share == 100 => format!(
+            "{exact}; searched: before that, a depth-{depth} search (careful selectivity) with \
+             the label weights"
+        ),
+        Some(depth) => format!(
+            "{exact}; searched: before that, {}% a depth-{depth} search (careful selectivity) \
+             with the label weights and {}% {propagated}",
+            args.search_share,
+            100 - args.search_share
+        ),
+    }
 }
 
 /// Every complete game of the inputs as a line of positions.

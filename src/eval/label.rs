@@ -20,8 +20,10 @@
 use rayon::prelude::*;
 
 use super::fit::Sample;
+use super::Weights;
 use crate::engine::bitboard::Bitboard;
 use crate::engine::board::{flips_at, moves};
+use crate::search::{SearchOptions, Searcher, Selectivity};
 use crate::solve::{Solver, SolverOptions};
 use crate::{Board, Color, Position};
 
@@ -168,6 +170,54 @@ pub fn label(
         })
         .collect();
     chunks.concat()
+}
+
+/// Relabels every position of `labelled` whose label is not exact by a
+/// `depth`-move search on `weights` (the midgame search, careful
+/// selectivity): the search's estimate in whole discs replaces the
+/// propagated value, weighted `share` percent against it (100: the
+/// search alone). The exact labels stay. Deterministic: the positions
+/// go in fixed chunks, each searched in order by a searcher of its own
+/// (tables of `hash_bytes`), so the same labels, weights and depth give
+/// the same result on any number of threads. `progress` hears the
+/// positions done so far now and then (from any thread). Returns how
+/// many were relabelled.
+pub fn relabel_by_search(
+    labelled: &mut [Labelled],
+    weights: &'static Weights,
+    depth: u32,
+    share: u8,
+    hash_bytes: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> usize {
+    const CHUNK: usize = 4096;
+    let share = i32::from(share.min(100));
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    labelled
+        .par_chunks_mut(CHUNK)
+        .map(|chunk| {
+            let options = SearchOptions {
+                hash_bytes,
+                solver_hash_bytes: hash_bytes,
+                selectivity: Selectivity::Careful,
+            };
+            let searcher = Searcher::with_weights(options, Some(weights));
+            let mut relabelled = 0;
+            for l in chunk.iter_mut().filter(|l| !l.exact) {
+                let (p, o) = (l.sample.player, l.sample.opponent);
+                let Ok(estimate) = searcher.estimate(&position(p, o, Color::Black), depth) else {
+                    unreachable!("a labelling searcher has no interrupt flag")
+                };
+                let blended =
+                    (estimate.value * share + i32::from(l.sample.score) * (100 - share)) / 100;
+                l.sample.score = blended.clamp(-64, 64) as i8;
+                relabelled += 1;
+            }
+            let n = done.fetch_add(chunk.len(), std::sync::atomic::Ordering::Relaxed);
+            progress(n + chunk.len());
+            relabelled
+        })
+        .sum()
 }
 
 /// The exact values of `positions`, solved in parallel, in their order.
@@ -416,6 +466,59 @@ mod tests {
                 assert_eq!(l.sample.score, if same { anchor } else { -anchor });
             }
         }
+    }
+
+    #[test]
+    fn searched_labels_replace_the_propagated_ones_only() {
+        let Some(weights) = Weights::builtin() else {
+            return;
+        };
+        let lines: Vec<Line> = (0..3).map(played_line).collect();
+        let options = LabelOptions {
+            exact_empties: 10,
+            hash_bytes: 1 << 20,
+            ..LabelOptions::default()
+        };
+        let propagated = label(&lines, &options, &|_| {});
+        let searched_by = |share: u8| {
+            let mut l = propagated.clone();
+            let n = relabel_by_search(&mut l, weights, 2, share, 1 << 20, &|_| {});
+            (l, n)
+        };
+        let (searched, n) = searched_by(100);
+        assert_eq!(n, propagated.iter().filter(|l| !l.exact).count());
+        assert!(n > 0);
+        let searcher = Searcher::with_weights(SearchOptions::with_hash(1 << 20), Some(weights));
+        for (s, p) in searched.iter().zip(&propagated) {
+            assert_eq!(s.exact, p.exact);
+            assert_eq!(
+                (s.sample.player, s.sample.opponent),
+                (p.sample.player, p.sample.opponent)
+            );
+            if p.exact {
+                assert_eq!(s.sample.score, p.sample.score);
+            } else {
+                let at = position(p.sample.player, p.sample.opponent, Color::Black);
+                let e = searcher.estimate(&at, 2).unwrap();
+                assert_eq!(i32::from(s.sample.score), e.value);
+            }
+        }
+        // No share for the search: the labels as they were; half: between.
+        assert_eq!(searched_by(0).0, propagated);
+        let (half, _) = searched_by(50);
+        for ((h, s), p) in half.iter().zip(&searched).zip(&propagated) {
+            let (a, b) = (
+                s.sample.score.min(p.sample.score),
+                s.sample.score.max(p.sample.score),
+            );
+            assert!((a..=b).contains(&h.sample.score));
+        }
+        // The same again, on any number of threads: the same labels.
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        assert_eq!(one.install(|| searched_by(100)).0, searched);
     }
 
     #[test]

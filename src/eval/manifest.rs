@@ -42,6 +42,14 @@ pub struct Parameters {
     /// How far before the exact labels the generated lines leave the
     /// games (empties above `exact_empties`).
     pub reach: u32,
+    /// The depth of the search that labels the positions before the
+    /// exact ones, if one does (`--search-depth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_depth: Option<u32>,
+    /// The search's share of such a label, percent (the rest is the
+    /// propagated value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_share: Option<u8>,
     /// The seed of the generated lines.
     pub seed: u64,
     /// Rounds of the fit.
@@ -58,6 +66,10 @@ pub struct Parameters {
     pub patterns: Vec<String>,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// How many positions were labelled how.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LabelCounts {
@@ -69,6 +81,9 @@ pub struct LabelCounts {
     pub exact: usize,
     /// Positions labelled by the exact value later on their line.
     pub propagated: usize,
+    /// Positions labelled by a search (`--search-depth`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub searched: usize,
     /// What the labels are, in words.
     pub method: String,
 }
@@ -108,6 +123,9 @@ pub struct Manifest {
     pub fit_rmse: [f64; 2],
     /// The error measured after the fit, if asked.
     pub measured: Option<Measurement>,
+    /// The weights the searched labels were searched with, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_weights: Option<FileEntry>,
     /// The weights file written.
     pub weights: FileEntry,
 }

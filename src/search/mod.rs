@@ -285,13 +285,21 @@ impl Searcher {
     /// sizes.
     #[must_use]
     pub fn new(options: SearchOptions) -> Searcher {
+        Searcher::with_weights(options, Weights::builtin())
+    }
+
+    /// A searcher estimating by `weights` (`None`: counting discs) instead
+    /// of the built-in evaluation; its solver still orders by the
+    /// built-in one (exact values do not depend on it).
+    #[must_use]
+    pub fn with_weights(options: SearchOptions, weights: Option<&'static Weights>) -> Searcher {
         let halt = Arc::new(AtomicBool::new(false));
         let mut solver = Solver::new(SolverOptions::with_hash(options.solver_hash_bytes));
         solver.set_interrupt(Arc::clone(&halt));
         Searcher {
             table: Table::new(options.hash_bytes),
             solver,
-            weights: Weights::builtin(),
+            weights,
             halt,
             interrupt: None,
             selectivity: options.selectivity,
