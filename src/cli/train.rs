@@ -28,10 +28,10 @@ use super::{report, Outcome};
 /// exact labels start and are played to the end by a fixed weight-free
 /// player, labelled the same way. --search-depth D labels the positions
 /// before the exact ones by a depth-D search with --label-weights
-/// instead (--search-share blends the two). The weights, one table per phase of two
-/// empties, are fitted by least squares and written compressed (zstd);
-/// --manifest records the inputs' SHA-256, every parameter and the
-/// weights' SHA-256. The crate's file is made by
+/// instead (--search-share blends the two). The weights, one table per
+/// phase of two empties, are fitted by least squares and written
+/// compressed (zstd); --manifest records the inputs' SHA-256, every
+/// parameter and the weights' SHA-256. The crate's file is made by
 /// scripts/train-eval.sh (see src/eval/manifest.json for its command).
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
@@ -84,8 +84,8 @@ pub struct Args {
     ridge: f64,
 
     /// Label the positions before the exact ones by a search this many
-    /// moves deep with --label-weights (0: each takes the exact value
-    /// later on its line).
+    /// moves deep with --label-weights (without it, each takes the exact
+    /// value later on its line).
     #[arg(long, value_name = "D", requires = "label_weights",
           value_parser = clap::value_parser!(u32).range(1..=20))]
     search_depth: Option<u32>,
