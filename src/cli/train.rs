@@ -178,7 +178,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             let entry = FileEntry::of(&path.to_string_lossy(), &data);
             // Searchers borrow weights for as long as the program runs.
             let weights: &'static Weights = Box::leak(Box::new(weights));
-            Some((path.clone(), weights, entry))
+            Some((weights, entry))
         }
         None => None,
     };
@@ -210,7 +210,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         .labels_cache
         .as_deref()
         .and_then(|p| read_labels(p, &key));
-    let labelled = match cached {
+    let mut labelled = match cached {
         Some(l) => {
             say(format!(
                 "{} read from the labels cache",
@@ -227,53 +227,28 @@ pub fn run(args: Args) -> Result<Outcome> {
                 generated.len(),
                 args.exact_empties
             ));
-            let step = (all.len() / 20).max(1);
-            let next = std::sync::atomic::AtomicUsize::new(step);
-            let l = label::label(&all, &options, &|done| {
-                if done >= next.load(std::sync::atomic::Ordering::Relaxed) {
-                    next.fetch_add(step, std::sync::atomic::Ordering::Relaxed);
-                    if !quiet {
-                        eprintln!(
-                            "kifu: {done} of {} lines labelled ({:.0} s)",
-                            all.len(),
-                            start.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
+            let progress = Twentieths::new(all.len(), "lines labelled", quiet, start);
+            let l = label::label(&all, &options, &|done| progress.heard(done));
             if let Some(p) = &args.labels_cache {
                 write_labels(p, &key, &l)?;
             }
             l
         }
     };
-    let mut labelled = labelled;
     let searched = match (&label_weights, args.search_depth) {
-        (Some((path, weights, _)), Some(depth)) => {
+        (Some((weights, entry)), Some(depth)) => {
             say(format!(
                 "labelling the positions before the exact ones by a depth-{depth} search of {}",
-                path.display()
+                entry.path
             ));
-            let total = labelled.len();
-            let step = (total / 20).max(1);
-            let next = std::sync::atomic::AtomicUsize::new(step);
+            let progress = Twentieths::new(labelled.len(), "positions searched", quiet, start);
             label::relabel_by_search(
                 &mut labelled,
                 weights,
                 depth,
                 args.search_share,
                 args.hash << 20,
-                &|done| {
-                    if done >= next.load(std::sync::atomic::Ordering::Relaxed) {
-                        next.fetch_add(step, std::sync::atomic::Ordering::Relaxed);
-                        if !quiet {
-                            eprintln!(
-                                "kifu: {done} of {total} positions searched ({:.0} s)",
-                                start.elapsed().as_secs_f64()
-                            );
-                        }
-                    }
-                },
+                &|done| progress.heard(done),
             )
         }
         _ => 0,
@@ -284,9 +259,13 @@ pub fn run(args: Args) -> Result<Outcome> {
         bail!("no position with the wanted empty squares");
     }
     say(format!(
-        "training on {} ({exact} exact, {} propagated, {searched} searched) in {:.0} s",
+        "training on {} ({exact} exact, {}) in {:.0} s",
         report::counted(samples.len() as u64, "position"),
-        samples.len() - exact - searched,
+        if searched > 0 {
+            format!("{searched} searched")
+        } else {
+            format!("{} propagated", samples.len() - exact)
+        },
         start.elapsed().as_secs_f64()
     ));
     let fit = FitOptions {
@@ -355,7 +334,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 rmse.last().copied().unwrap_or(0.0),
             ],
             measured,
-            label_weights: label_weights.map(|(_, _, entry)| entry),
+            label_weights: label_weights.map(|(_, entry)| entry),
             weights: FileEntry::of(&args.output.to_string_lossy(), &packed),
         };
         let mut file = AtomicFile::create(path)?;
@@ -368,6 +347,47 @@ pub fn run(args: Args) -> Result<Outcome> {
         report::tally_line(&totals)
     );
     Ok(Outcome::Valid)
+}
+
+/// Progress told on standard error at each twentieth of a long step
+/// (from any thread), unless quiet.
+struct Twentieths {
+    total: usize,
+    step: usize,
+    next: std::sync::atomic::AtomicUsize,
+    what: &'static str,
+    quiet: bool,
+    start: Instant,
+}
+
+impl Twentieths {
+    fn new(total: usize, what: &'static str, quiet: bool, start: Instant) -> Twentieths {
+        let step = (total / 20).max(1);
+        Twentieths {
+            total,
+            step,
+            next: std::sync::atomic::AtomicUsize::new(step),
+            what,
+            quiet,
+            start,
+        }
+    }
+
+    /// `done` of the total are done.
+    fn heard(&self, done: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if done >= self.next.load(Relaxed) {
+            self.next.fetch_add(self.step, Relaxed);
+            if !self.quiet {
+                eprintln!(
+                    "kifu: {done} of {} {} ({:.0} s)",
+                    self.total,
+                    self.what,
+                    self.start.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
 }
 
 /// What the labels are, in words, for the manifest.
