@@ -19,7 +19,7 @@ error, and the time. Python 3 standard library only (scripts/nboard.py).
 
 Usage:
   scripts/bench-eval-accuracy.py [--wthor FILE] [--count N] [--seed S]
-      [--depth D] [--empties E] [--kifu PATH] [--ntest-dir DIR]
+      [--depth D] [--empties E] [--kifu PATH] [--weights FILE] [--ntest-dir DIR]
       [--engine CMD] [--no-engine] [--no-kifu] [--csv OUT] [--reuse CSV]
       [--log FILE]
 Defaults: the corpus's WTH_2014.wtb (/work/shared/corpus/wthor, or
@@ -203,6 +203,9 @@ def main():
     parser.add_argument("--depth", type=int, default=8, help="estimate depth (default 8)")
     parser.add_argument("--kifu", default=os.path.join(ROOT, "target/release/kifu"),
                         help="kifu binary (default target/release/kifu)")
+    parser.add_argument("--weights", metavar="FILE",
+                        help="kifu's estimates by these weights (kifu eval --weights; "
+                             "as kifu train-eval writes them) instead of the built-in ones")
     parser.add_argument("--solve-threads", type=int,
                         help="kifu solve --threads (default: kifu's, one per core)")
     parser.add_argument("--no-kifu", action="store_true",
@@ -288,8 +291,9 @@ def main():
                          "with --depth yet")
         else:
             for depth, prefix in ((args.depth, "kifu"), (0, "static")):
+                weights = ["--weights", args.weights] if args.weights else []
                 lines = run_kifu_csv(args.kifu, ["eval", "--depth", str(depth),
-                                                 "--format", "csv"], positions_file)
+                                                 "--format", "csv"] + weights, positions_file)
                 if len(lines) != len(rows):
                     sys.exit(f"bench-eval-accuracy.py: kifu eval gave {len(lines)} rows "
                              f"for {len(rows)} positions")

@@ -132,3 +132,110 @@ fn labels_searched_with_given_weights_are_named_and_repeat() {
     assert!(!dir.join("never.zst").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `kifu eval [--weights FILE] --format csv` of `positions`: each row's
+/// columns (the header first) without the time.
+fn estimates(
+    weights: Option<&std::path::Path>,
+    depth: &str,
+    positions: &[&str],
+) -> Vec<Vec<String>> {
+    let mut cmd = kifu();
+    cmd.args(["eval", "--format", "csv", "-q", "--hash", "8", "-j", "1"])
+        .args(["--depth", depth]);
+    if let Some(weights) = weights {
+        cmd.arg("--weights").arg(weights);
+    }
+    let out = cmd
+        .args(positions)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(&out[..]);
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            // Every column but the last, the seconds.
+            r.iter().take(r.len() - 1).map(str::to_owned).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn trained_weights_drive_eval_and_the_engine() {
+    if corpus().is_none() {
+        return;
+    }
+    let dir = scratch("train-eval-weights");
+    small_run(&dir, "mine");
+    let mine = dir.join("mine.zst");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/eval.zst");
+    let openings = [
+        "f5d6c3d3c4f4f6f3e6e7",
+        "f5f6e6f4e3c5c4",
+        "c4e3f6e6f5c5f4g6f7d3",
+    ];
+    // The shipped file named is the built-in evaluation: the same rows.
+    let builtin = estimates(None, "4", &openings);
+    let named = estimates(Some(&shipped), "4", &openings);
+    assert_eq!(named, builtin);
+    // Twelve games' weights judge otherwise: some estimate moves.
+    let small = estimates(Some(&mine), "4", &openings);
+    assert_eq!(small.len(), named.len());
+    let value = named[0].iter().position(|c| c == "value").unwrap();
+    assert!(
+        small[1..]
+            .iter()
+            .zip(&named[1..])
+            .any(|(a, b)| a[value] != b[value]),
+        "{small:?}"
+    );
+    // Where the depth covers the empties, any weights give the exact value.
+    let endgame = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7";
+    let exact = estimates(Some(&mine), "60", &[endgame]);
+    let by_shipped = estimates(Some(&shipped), "60", &[endgame]);
+    let exact_col = exact[0].iter().position(|c| c == "exact").unwrap();
+    assert_eq!(exact[1][exact_col], "true");
+    assert_eq!(exact[1][value], by_shipped[1][value]);
+    // The engine plays by them: a legal move at depth 2.
+    let out = kifu()
+        .args(["engine", "--hash", "8", "--weights"])
+        .arg(&mine)
+        .write_stdin(
+            "nboard 2\nset depth 2\nset game (;GM[Othello]PC[NBoard]PB[me]PW[kifu]RE[?]TY[8]\
+             BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *];)\ngo\n",
+        )
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let played = out
+        .lines()
+        .find_map(|l| l.strip_prefix("=== "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let square = played.split('/').next().unwrap().to_lowercase();
+    assert!(["d3", "c4", "f5", "e6"].contains(&square.as_str()), "{out}");
+    // A file that is not weights is named, for both commands, exit 2.
+    let not_weights = dir.join("mine.json");
+    for command in ["eval", "engine"] {
+        let mut cmd = kifu();
+        cmd.arg(command).arg("--weights").arg(&not_weights);
+        if command == "eval" {
+            cmd.arg("f5d6");
+        }
+        let failed = cmd.write_stdin("quit\n").assert().code(2);
+        let err = String::from_utf8_lossy(&failed.get_output().stderr).into_owned();
+        assert!(
+            err.contains("mine.json") && err.contains("not kifu weights"),
+            "{command}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -61,6 +61,11 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "HOW", default_value_t = SelectivityArg::Careful)]
     selectivity: SelectivityArg,
 
+    /// Estimate by the weights in FILE (as `kifu train-eval` writes them)
+    /// instead of the built-in evaluation.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
+
     /// Output: an aligned table, CSV or JSON Lines.
     #[arg(long, value_enum, default_value_t = EvalFormat::Table)]
     format: EvalFormat,
@@ -177,10 +182,17 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         args.selectivity.into()
     };
-    let searcher = Searcher::new(SearchOptions {
-        selectivity,
-        ..SearchOptions::with_hash(args.hash.max(1).saturating_mul(1 << 20))
-    });
+    let weights = match &args.weights {
+        Some(path) => Some(super::io::read_weights(path)?.0),
+        None => kifu::eval::Weights::builtin(),
+    };
+    let searcher = Searcher::with_weights(
+        SearchOptions {
+            selectivity,
+            ..SearchOptions::with_hash(args.hash.max(1).saturating_mul(1 << 20))
+        },
+        weights,
+    );
     if !searcher.has_evaluation() {
         bail!("the built-in evaluation could not be read");
     }

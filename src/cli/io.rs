@@ -285,3 +285,17 @@ pub fn games(input: Input, source: &SourceArgs, notes: &mut Vec<String>) -> Box<
 fn excluded(files: &[String], source: &SourceArgs) -> Result<Excluded> {
     kifu::jobs::excluded(&source.inputs(), files).context("--exclude")
 }
+
+/// A weights file as `kifu train-eval` writes it, and its bytes (for a
+/// digest). Searchers borrow weights for as long as the program runs, so
+/// they are kept for that long.
+pub fn read_weights(path: &Path) -> Result<(&'static kifu::eval::Weights, Vec<u8>)> {
+    let data = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let weights = kifu::eval::Weights::from_compressed(&data).with_context(|| {
+        format!(
+            "{}: not kifu weights of this layout (as `kifu train-eval` writes them)",
+            path.display()
+        )
+    })?;
+    Ok((Box::leak(Box::new(weights)), data))
+}

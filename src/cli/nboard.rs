@@ -42,6 +42,11 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
 
+    /// Estimate by the weights in FILE (as `kifu train-eval` writes them)
+    /// instead of the built-in evaluation.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
+
     /// Threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -438,9 +443,14 @@ pub fn run(args: Args) -> Result<Outcome> {
         .num_threads(args.threads)
         .build()
         .context("cannot start the search's threads")?;
-    let searcher = Searcher::new(SearchOptions::with_hash(
-        args.hash.max(1).saturating_mul(1 << 20),
-    ));
+    let weights = match &args.weights {
+        Some(path) => Some(super::io::read_weights(path)?.0),
+        None => kifu::eval::Weights::builtin(),
+    };
+    let searcher = Searcher::with_weights(
+        SearchOptions::with_hash(args.hash.max(1).saturating_mul(1 << 20)),
+        weights,
+    );
     let selectivity = if args.full_width {
         Some(Selectivity::Off)
     } else {

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use kifu::eval::label::{self, LabelOptions, Labelled, Line};
 use kifu::eval::manifest::{FileEntry, LabelCounts, Manifest, Measurement, Parameters};
 use kifu::eval::{errors, patterns, train, FitOptions, Sample, Weights, SCALE};
@@ -167,18 +167,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     // The weights a searched label comes from, read before any work.
     let label_weights = match &args.label_weights {
         Some(path) => {
-            let data =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let weights = Weights::from_compressed(&data).ok_or_else(|| {
-                anyhow!(
-                    "{}: not kifu weights of this layout (as `kifu train-eval` writes them)",
-                    path.display()
-                )
-            })?;
-            let entry = FileEntry::of(&path.to_string_lossy(), &data);
-            // Searchers borrow weights for as long as the program runs.
-            let weights: &'static Weights = Box::leak(Box::new(weights));
-            Some((weights, entry))
+            let (weights, data) = super::io::read_weights(path)?;
+            Some((weights, FileEntry::of(&path.to_string_lossy(), &data)))
         }
         None => None,
     };
