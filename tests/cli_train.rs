@@ -167,7 +167,7 @@ fn estimates(
 }
 
 #[test]
-fn trained_weights_drive_eval_and_the_engine() {
+fn trained_weights_drive_eval_analyze_and_the_engine() {
     if corpus().is_none() {
         return;
     }
@@ -222,13 +222,53 @@ fn trained_weights_drive_eval_and_the_engine() {
         .unwrap_or_else(|| panic!("{out}"));
     let square = played.split('/').next().unwrap().to_lowercase();
     assert!(["d3", "c4", "f5", "e6"].contains(&square.as_str()), "{out}");
-    // A file that is not weights is named, for both commands, exit 2.
+    // A game analysed by them: the exact part as with the built-in
+    // weights (every column up to the midgame's), the midgame judged.
+    let year = corpus().unwrap().join("wthor/WTH_1977.wtb");
+    let analysed = |weights: Option<&std::path::Path>| {
+        let mut cmd = kifu();
+        cmd.arg("analyze")
+            .arg(&year)
+            .args(["--black", "Woch", "--white", "Heiberg", "--depth", "2"])
+            .args(["--hash", "8", "--format", "csv", "-q"]);
+        if let Some(weights) = weights {
+            cmd.arg("--weights").arg(weights);
+        }
+        let out = cmd.assert().code(0).get_output().stdout.clone();
+        let mut reader = csv::Reader::from_reader(&out[..]);
+        let header = reader.headers().unwrap().clone();
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        (header, rows)
+    };
+    let (header, by_mine) = analysed(Some(&mine));
+    let (_, by_builtin) = analysed(None);
+    assert_eq!(by_mine.len(), 1);
+    let midgame = header.iter().position(|c| c == "midgame_depth").unwrap();
+    for column in 0..=midgame {
+        assert_eq!(
+            by_mine[0][column], by_builtin[0][column],
+            "{}",
+            &header[column]
+        );
+    }
+    assert_eq!(&by_mine[0][midgame], "2");
+    assert!(
+        (midgame + 1..header.len()).any(|c| by_mine[0][c] != by_builtin[0][c]),
+        "{by_mine:?}"
+    );
+    // A file that is not weights is named, for each command, exit 2.
     let not_weights = dir.join("mine.json");
-    for command in ["eval", "engine"] {
+    for command in ["eval", "engine", "analyze"] {
         let mut cmd = kifu();
         cmd.arg(command).arg("--weights").arg(&not_weights);
-        if command == "eval" {
-            cmd.arg("f5d6");
+        match command {
+            "eval" => {
+                cmd.arg("f5d6");
+            }
+            "analyze" => {
+                cmd.arg(&year);
+            }
+            _ => {}
         }
         let failed = cmd.write_stdin("quit\n").assert().code(2);
         let err = String::from_utf8_lossy(&failed.get_output().stderr).into_owned();

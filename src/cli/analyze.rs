@@ -51,6 +51,12 @@ pub struct Args {
           default_value_t = super::eval::SelectivityArg::Careful)]
     selectivity: super::eval::SelectivityArg,
 
+    /// The midgame search estimates by the weights in FILE (as `kifu
+    /// train-eval` writes them) instead of the built-in evaluation; the
+    /// exact part is the same with any weights.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
+
     /// One row per analysed move instead of one per game.
     #[arg(long)]
     moves: bool,
@@ -439,6 +445,7 @@ impl<W: Write> Job for Analyze<'_, W> {
 
 pub fn run(args: Args) -> Result<Outcome> {
     let selection = args.input.selection(false)?;
+    let weights = super::io::weights_or_builtin(args.weights.as_deref())?;
     let engine = SolverArgs {
         threads: args.input.jobs,
         hash: args.hash,
@@ -465,8 +472,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         Some(games) => Steps::new(args.input.quiet, games, "games"),
         None => Steps::unbounded(args.input.quiet, "games"),
     };
-    let searcher =
-        (args.depth > 0).then(|| kifu::jobs::searcher(args.hash, args.selectivity.into()));
+    let searcher = (args.depth > 0)
+        .then(|| kifu::jobs::searcher_with(args.hash, args.selectivity.into(), weights));
     let judging = Judging {
         empties: args.empties,
         depth: args.depth,

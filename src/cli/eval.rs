@@ -182,10 +182,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         args.selectivity.into()
     };
-    let weights = match &args.weights {
-        Some(path) => Some(super::io::read_weights(path)?.0),
-        None => kifu::eval::Weights::builtin(),
-    };
+    let weights = super::io::weights_or_builtin(args.weights.as_deref())?;
     let searcher = Searcher::with_weights(
         SearchOptions {
             selectivity,

@@ -299,3 +299,12 @@ pub fn read_weights(path: &Path) -> Result<(&'static kifu::eval::Weights, Vec<u8
     })?;
     Ok((Box::leak(Box::new(weights)), data))
 }
+
+/// The weights a midgame search estimates by: those in `path` if given
+/// ([`read_weights`]), else the built-in ones.
+pub fn weights_or_builtin(path: Option<&Path>) -> Result<Option<&'static kifu::eval::Weights>> {
+    Ok(match path {
+        Some(path) => Some(read_weights(path)?.0),
+        None => kifu::eval::Weights::builtin(),
+    })
+}

@@ -443,10 +443,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         .num_threads(args.threads)
         .build()
         .context("cannot start the search's threads")?;
-    let weights = match &args.weights {
-        Some(path) => Some(super::io::read_weights(path)?.0),
-        None => kifu::eval::Weights::builtin(),
-    };
+    let weights = super::io::weights_or_builtin(args.weights.as_deref())?;
     let searcher = Searcher::with_weights(
         SearchOptions::with_hash(args.hash.max(1).saturating_mul(1 << 20)),
         weights,

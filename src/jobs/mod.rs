@@ -40,12 +40,25 @@ pub const MAX_DEPTH: u32 = 60;
 /// (at least 1 MiB; the solver that values the endgames has its own),
 /// cutting its tree as `selectivity` says.
 pub fn searcher(hash_mb: usize, selectivity: Selectivity) -> Searcher {
+    searcher_with(hash_mb, selectivity, crate::eval::Weights::builtin())
+}
+
+/// [`searcher`], estimating by `weights` instead of the built-in
+/// evaluation (`None`: counting discs).
+pub fn searcher_with(
+    hash_mb: usize,
+    selectivity: Selectivity,
+    weights: Option<&'static crate::eval::Weights>,
+) -> Searcher {
     let bytes = (hash_mb / 4).max(1).saturating_mul(1 << 20);
-    Searcher::new(SearchOptions {
-        hash_bytes: bytes,
-        solver_hash_bytes: bytes,
-        selectivity,
-    })
+    Searcher::with_weights(
+        SearchOptions {
+            hash_bytes: bytes,
+            solver_hash_bytes: bytes,
+            selectivity,
+        },
+        weights,
+    )
 }
 
 /// A solver with a table of `hash_mb` MiB (at least 1).
