@@ -271,6 +271,7 @@ def analyze(
     depth: int = 10,
     hash_mb: int = 256,
     selectivity: str = "careful",
+    weights: Optional[Union[str, "os.PathLike[str]"]] = None,
     **filters: Any,
 ) -> List[Dict[str, Any]]:
     """Each game judged (``kifu analyze``): exactly from its first position
@@ -280,7 +281,9 @@ def analyze(
     game as a dict with the CSV's fields and a ``moves`` list.
     ``selectivity`` is how boldly the search cuts its tree (``"off"``,
     ``"careful"``, ``"bold"``: several times faster at a depth, a little
-    less sure), as ``--selectivity``.
+    less sure), as ``--selectivity``. ``weights`` is a file ``kifu
+    train-eval`` wrote, the search's evaluation instead of the built-in
+    one (``--weights``; the exact part is the same with any weights).
 
     >>> import kifu, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "games.txt")
@@ -288,4 +291,5 @@ def analyze(
     >>> [g["black_loss"] for g in kifu.analyze(path)]
     [0]
     """
-    return _kifu.analyze(paths, format, empties, depth, hash_mb, selectivity, **filters)
+    return _kifu.analyze(paths, format, empties, depth, hash_mb, selectivity,
+                         None if weights is None else os.fspath(weights), **filters)

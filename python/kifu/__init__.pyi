@@ -171,5 +171,7 @@ def analyze(
     empties: int = 20,
     depth: int = 10,
     hash_mb: int = 256,
+    selectivity: str = "careful",
+    weights: Optional[Union[str, os.PathLike[str]]] = None,
     **filters: Any,
 ) -> List[Dict[str, Any]]: ...

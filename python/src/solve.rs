@@ -134,7 +134,7 @@ fn game_dict<'py>(
 /// of ``kifu analyze`` (with a ``moves`` list each). See
 /// ``kifu.analyze``.
 #[pyfunction]
-#[pyo3(signature = (paths, format=None, empties=20, depth=kifu::jobs::ANALYSIS_DEPTH, hash_mb=kifu::jobs::DEFAULT_HASH_MB, selectivity="careful", **filters))]
+#[pyo3(signature = (paths, format=None, empties=20, depth=kifu::jobs::ANALYSIS_DEPTH, hash_mb=kifu::jobs::DEFAULT_HASH_MB, selectivity="careful", weights=None, **filters))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze<'py>(
     py: Python<'py>,
@@ -144,9 +144,14 @@ pub fn analyze<'py>(
     depth: u32,
     hash_mb: usize,
     selectivity: &str,
+    weights: Option<std::path::PathBuf>,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let selectivity = parse_selectivity(py, selectivity)?;
+    let weights = match weights {
+        Some(path) => Some(read_weights(&path).map_err(|f| f.into_py(py))?),
+        None => kifu::eval::Weights::builtin(),
+    };
     if depth > kifu::jobs::MAX_DEPTH {
         return Err(Failure::usage(
             "depth",
@@ -166,7 +171,8 @@ pub fn analyze<'py>(
         .detach(|| {
             let mut notes = Vec::new();
             let solver = kifu::jobs::solver(hash_mb);
-            let searcher = (depth > 0).then(|| kifu::jobs::searcher(hash_mb, selectivity));
+            let searcher =
+                (depth > 0).then(|| kifu::jobs::searcher_with(hash_mb, selectivity, weights));
             let judging = kifu::record::analysis::Judging {
                 empties,
                 depth,
@@ -202,4 +208,37 @@ pub(crate) fn parse_selectivity(
 ) -> PyResult<kifu::search::Selectivity> {
     text.parse()
         .map_err(|message: String| Failure::usage("selectivity", message).into_py(py))
+}
+
+/// The weights in the file at `path` (as `kifu train-eval` writes them).
+/// A searcher borrows its weights for as long as the process runs, so
+/// each file's weights are kept once, by the digest of its bytes: calling
+/// again with the same file costs no more memory.
+fn read_weights(path: &std::path::Path) -> Result<&'static kifu::eval::Weights, Failure> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static LOADED: OnceLock<Mutex<HashMap<String, &'static kifu::eval::Weights>>> =
+        OnceLock::new();
+    let data = std::fs::read(path)
+        .map_err(|e| Failure::usage("weights", format!("{}: {e}", path.display())))?;
+    let digest = kifu::eval::sha256::hex(&data);
+    let mut loaded = LOADED
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(weights) = loaded.get(&digest) {
+        return Ok(weights);
+    }
+    let weights = kifu::eval::Weights::from_compressed(&data).ok_or_else(|| {
+        Failure::usage(
+            "weights",
+            format!(
+                "{}: not kifu weights of this layout (as `kifu train-eval` writes them)",
+                path.display()
+            ),
+        )
+    })?;
+    let weights: &'static kifu::eval::Weights = Box::leak(Box::new(weights));
+    loaded.insert(digest, weights);
+    Ok(weights)
 }

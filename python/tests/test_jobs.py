@@ -57,3 +57,29 @@ def test_analyze_selectivity_changes_estimates_only(corpus):
     with pytest.raises(kifu.UsageError) as e:
         kifu.analyze(files, selectivity="wild", **args)
     assert e.value.argument == "selectivity"
+
+
+def test_analyze_by_trained_weights(corpus, cli, tmp_path):
+    # As `--weights`: a file `kifu train-eval` wrote judges the midgame,
+    # the exact part is the solver's whatever the weights, and a file that
+    # is not weights (or none) is a usage error naming the argument.
+    year = corpus / "wthor" / "WTH_1977.wtb"
+    mine = tmp_path / "mine.zst"
+    cli("train-eval", year, "--exact-empties", "12", "--generate", "16", "--reach", "6",
+        "--seed", "5", "--epochs", "8", "--hash", "1", "-q", "-o", mine)
+    args = dict(empties=12, depth=4, black="Woch", white="Heiberg")
+    builtin = kifu.analyze([year], **args)
+    trained = kifu.analyze([year], weights=mine, **args)
+    assert len(builtin) == len(trained) == 1
+    pairs = list(zip(builtin[0]["moves"], trained[0]["moves"]))
+    assert len(pairs) == len(builtin[0]["moves"]) == len(trained[0]["moves"])
+    for b, t in pairs:
+        assert (b["move"], b["exact"]) == (t["move"], t["exact"])
+        if b["exact"]:
+            assert b == t
+    assert any(b["value"] != t["value"] for b, t in pairs if not b["exact"])
+    for bad in (year, tmp_path / "missing.zst"):
+        with pytest.raises(kifu.UsageError) as e:
+            kifu.analyze([year], weights=bad, **args)
+        assert e.value.argument == "weights"
+        assert bad.name in str(e.value)
