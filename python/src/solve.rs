@@ -219,8 +219,8 @@ fn read_weights(path: &std::path::Path) -> Result<&'static kifu::eval::Weights, 
     use std::sync::{Mutex, OnceLock};
     static LOADED: OnceLock<Mutex<HashMap<String, &'static kifu::eval::Weights>>> =
         OnceLock::new();
-    let data = std::fs::read(path)
-        .map_err(|e| Failure::usage("weights", format!("{}: {e}", path.display())))?;
+    let (weights, data) = kifu::eval::Weights::read_file(path)
+        .map_err(|e| Failure::usage("weights", e.to_string()))?;
     let digest = kifu::eval::sha256::hex(&data);
     let mut loaded = LOADED
         .get_or_init(Mutex::default)
@@ -229,15 +229,6 @@ fn read_weights(path: &std::path::Path) -> Result<&'static kifu::eval::Weights, 
     if let Some(weights) = loaded.get(&digest) {
         return Ok(weights);
     }
-    let weights = kifu::eval::Weights::from_compressed(&data).ok_or_else(|| {
-        Failure::usage(
-            "weights",
-            format!(
-                "{}: not kifu weights of this layout (as `kifu train-eval` writes them)",
-                path.display()
-            ),
-        )
-    })?;
     let weights: &'static kifu::eval::Weights = Box::leak(Box::new(weights));
     loaded.insert(digest, weights);
     Ok(weights)

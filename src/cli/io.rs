@@ -290,13 +290,7 @@ fn excluded(files: &[String], source: &SourceArgs) -> Result<Excluded> {
 /// digest). Searchers borrow weights for as long as the program runs, so
 /// they are kept for that long.
 pub fn read_weights(path: &Path) -> Result<(&'static kifu::eval::Weights, Vec<u8>)> {
-    let data = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let weights = kifu::eval::Weights::from_compressed(&data).with_context(|| {
-        format!(
-            "{}: not kifu weights of this layout (as `kifu train-eval` writes them)",
-            path.display()
-        )
-    })?;
+    let (weights, data) = kifu::eval::Weights::read_file(path)?;
     Ok((Box::leak(Box::new(weights)), data))
 }
 

@@ -31,4 +31,4 @@ pub mod sha256;
 mod weights;
 
 pub use fit::{errors, train, FitOptions, Sample};
-pub use weights::{Weights, SCALE};
+pub use weights::{Weights, WeightsFileError, SCALE};

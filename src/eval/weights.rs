@@ -153,6 +153,44 @@ impl Weights {
     pub fn from_compressed(bytes: &[u8]) -> Option<Weights> {
         Weights::from_bytes(&zstd::decode_all(bytes).ok()?)
     }
+
+    /// Reads a file of [`Weights::to_compressed`]'s form, as `kifu
+    /// train-eval` writes it; returns its bytes too (for a digest).
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, or is not weights of this layout.
+    pub fn read_file(path: &std::path::Path) -> Result<(Weights, Vec<u8>), WeightsFileError> {
+        let data = std::fs::read(path).map_err(|source| WeightsFileError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        match Weights::from_compressed(&data) {
+            Some(weights) => Ok((weights, data)),
+            None => Err(WeightsFileError::Layout {
+                path: path.display().to_string(),
+            }),
+        }
+    }
+}
+
+/// Why [`Weights::read_file`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsFileError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file, as named.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is not weights of the layout this code evaluates.
+    #[error("{path}: not kifu weights of this layout (as `kifu train-eval` writes them)")]
+    Layout {
+        /// The file, as named.
+        path: String,
+    },
 }
 
 #[cfg(test)]
@@ -172,6 +210,32 @@ mod tests {
         assert!(Weights::from_bytes(&bytes[..bytes.len() - 1]).is_none());
         let packed = w.to_compressed().unwrap();
         assert_eq!(Weights::from_compressed(&packed).as_ref(), Some(&w));
+    }
+
+    #[test]
+    fn a_weights_file_reads_back_and_a_bad_one_is_named() {
+        let dir = std::env::temp_dir().join(format!("kifu-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let w = Weights::from_table(
+            (0..PHASES * PHASE_WEIGHTS)
+                .map(|i| (i % 5) as i16)
+                .collect(),
+        );
+        let good = dir.join("good.zst");
+        std::fs::write(&good, w.to_compressed().unwrap()).unwrap();
+        let (read, bytes) = Weights::read_file(&good).unwrap();
+        assert_eq!(read, w);
+        assert_eq!(bytes, std::fs::read(&good).unwrap());
+        let bad = dir.join("bad.zst");
+        std::fs::write(&bad, b"not weights").unwrap();
+        let err = Weights::read_file(&bad).unwrap_err();
+        assert!(matches!(err, WeightsFileError::Layout { .. }));
+        assert!(err.to_string().contains("bad.zst"), "{err}");
+        let err = Weights::read_file(&dir.join("missing.zst")).unwrap_err();
+        assert!(matches!(err, WeightsFileError::Io { .. }));
+        assert!(err.to_string().starts_with("cannot read "), "{err}");
+        assert!(err.to_string().contains("missing.zst"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
