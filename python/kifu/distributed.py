@@ -145,11 +145,13 @@ def _client(client):
     return client, False
 
 
-def _manifest(out: Path, kind: str, options: Dict[str, Any]) -> None:
-    # As JSON reads it back (a tuple is a list).
-    wanted = json.loads(
-        json.dumps({"job": kind, "kifu": _kifu.__version__, "options": options}, sort_keys=True)
-    )
+def _manifest(
+    out: Path, kind: str, options: Dict[str, Any], identity: Dict[str, Any]
+) -> None:
+    # As JSON reads it back (a tuple is a list). `identity`: what the
+    # options name but do not hold (the content of a weights file).
+    job = {"job": kind, "kifu": _kifu.__version__, "options": options, **identity}
+    wanted = json.loads(json.dumps(job, sort_keys=True))
     path = out / MANIFEST
     if path.exists():
         found = json.loads(path.read_text())
@@ -173,6 +175,7 @@ def _run(
     games_per_task: int,
     format: Optional[str],
     progress: bool,
+    identity: Optional[Dict[str, Any]] = None,
 ) -> Run:
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -189,7 +192,7 @@ def _run(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     options = dict(options, format=format)
-    _manifest(out, kind, dict(options, games_per_task=games_per_task))
+    _manifest(out, kind, dict(options, games_per_task=games_per_task), identity or {})
     tasks = parts_of(paths, games_per_task, format)
     run = Run(out=out, parts=[out / name for (_, _, _, name) in tasks])
     for path in paths:
@@ -257,11 +260,18 @@ def analyze(
     format: Optional[str] = None,
     progress: bool = True,
     selectivity: str = "careful",
+    weights: Optional[Union[str, os.PathLike]] = None,
     **filters: Any,
 ) -> Run:
     """``kifu analyze --format csv`` (``--moves``: one row a move) over
     ``paths`` on a Dask cluster, as Parquet parts in the folder ``out``
-    (``selectivity`` as in ``kifu.analyze``).
+    (``selectivity`` and ``weights`` as in ``kifu.analyze``).
+
+    ``weights``, a file ``kifu train-eval`` wrote, is read by the workers
+    under the name given, as the games are (on a cluster, a path every
+    worker sees); the folder's manifest records its SHA-256, so a rerun
+    with other weights, or the same name holding other weights, is refused
+    rather than mixing the two runs' estimates.
 
     The exact values (``depth=0``, and every row's endgame part) equal the
     command line's; midgame estimates (``depth`` > 0) are a search's, which
@@ -276,7 +286,14 @@ def analyze(
         selectivity=selectivity,
         **filters,
     )
-    return _run("analyze", paths, out, client, options, games_per_task, format, progress)
+    identity = {}
+    if weights is not None:
+        options["weights"] = os.fspath(weights)
+        # Read once here: a bad file fails before any task starts.
+        identity["weights_sha256"] = _kifu.weights_digest(options["weights"])
+    return _run(
+        "analyze", paths, out, client, options, games_per_task, format, progress, identity
+    )
 
 
 def positions(

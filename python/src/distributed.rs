@@ -65,7 +65,8 @@ pub fn count_games<'py>(
 /// Parquet in `out`; the number of rows.
 #[pyfunction]
 #[pyo3(signature = (out, paths, format=None, empties=20, depth=kifu::jobs::ANALYSIS_DEPTH,
-    moves=false, hash_mb=kifu::jobs::DEFAULT_HASH_MB, threads=0, selectivity="careful", **filters))]
+    moves=false, hash_mb=kifu::jobs::DEFAULT_HASH_MB, threads=0, selectivity="careful",
+    weights=None, **filters))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze_part<'py>(
     py: Python<'py>,
@@ -78,9 +79,11 @@ pub fn analyze_part<'py>(
     hash_mb: usize,
     threads: usize,
     selectivity: &str,
+    weights: Option<std::path::PathBuf>,
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<u64> {
     let selectivity = crate::solve::parse_selectivity(py, selectivity)?;
+    let weights = crate::solve::weights_or_builtin(py, weights.as_deref())?;
     if empties > MAX_EMPTIES {
         return Err(
             Failure::usage("empties", format!("{empties}: at most {MAX_EMPTIES}")).into_py(py),
@@ -96,7 +99,8 @@ pub fn analyze_part<'py>(
     let inputs = inputs::inputs(py, paths, format, filters)?;
     py.detach(|| {
         let solver = kifu::jobs::solver(hash_mb);
-        let searcher = (depth > 0).then(|| kifu::jobs::searcher(hash_mb, selectivity));
+        let searcher =
+            (depth > 0).then(|| kifu::jobs::searcher_with(hash_mb, selectivity, weights));
         // As `kifu analyze`: the best moves only where they are written.
         let judging = Judging {
             empties,

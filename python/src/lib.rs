@@ -36,6 +36,7 @@ fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrays::table_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(solve::weights_digest, m)?)?;
     m.add_function(wrap_pyfunction!(distributed::count_games, m)?)?;
     m.add_function(wrap_pyfunction!(distributed::analyze_part, m)?)?;
     m.add_function(wrap_pyfunction!(distributed::positions_part, m)?)?;

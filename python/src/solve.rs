@@ -148,10 +148,7 @@ pub fn analyze<'py>(
     filters: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let selectivity = parse_selectivity(py, selectivity)?;
-    let weights = match weights {
-        Some(path) => Some(read_weights(&path).map_err(|f| f.into_py(py))?),
-        None => kifu::eval::Weights::builtin(),
-    };
+    let weights = weights_or_builtin(py, weights.as_deref())?;
     if depth > kifu::jobs::MAX_DEPTH {
         return Err(Failure::usage(
             "depth",
@@ -202,23 +199,31 @@ pub fn analyze<'py>(
 
 /// The `selectivity` keyword (`off`, `careful`, `bold`), or a usage error
 /// that names it.
-pub(crate) fn parse_selectivity(
-    py: Python<'_>,
-    text: &str,
-) -> PyResult<kifu::search::Selectivity> {
+pub(crate) fn parse_selectivity(py: Python<'_>, text: &str) -> PyResult<kifu::search::Selectivity> {
     text.parse()
         .map_err(|message: String| Failure::usage("selectivity", message).into_py(py))
 }
 
-/// The weights in the file at `path` (as `kifu train-eval` writes them).
-/// A searcher borrows its weights for as long as the process runs, so
-/// each file's weights are kept once, by the digest of its bytes: calling
-/// again with the same file costs no more memory.
-fn read_weights(path: &std::path::Path) -> Result<&'static kifu::eval::Weights, Failure> {
+/// The `weights` keyword: the weights of that file, or the built-in
+/// evaluation without one; a usage error naming `weights` otherwise.
+pub(crate) fn weights_or_builtin(
+    py: Python<'_>,
+    path: Option<&std::path::Path>,
+) -> PyResult<Option<&'static kifu::eval::Weights>> {
+    match path {
+        Some(path) => Ok(Some(read_weights(path).map_err(|f| f.into_py(py))?.0)),
+        None => Ok(kifu::eval::Weights::builtin()),
+    }
+}
+
+/// The weights in the file at `path` (as `kifu train-eval` writes them)
+/// and the SHA-256 of its bytes. A searcher borrows its weights for as
+/// long as the process runs, so each file's weights are kept once, by that
+/// digest: calling again with the same file costs no more memory.
+fn read_weights(path: &std::path::Path) -> Result<(&'static kifu::eval::Weights, String), Failure> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static LOADED: OnceLock<Mutex<HashMap<String, &'static kifu::eval::Weights>>> =
-        OnceLock::new();
+    static LOADED: OnceLock<Mutex<HashMap<String, &'static kifu::eval::Weights>>> = OnceLock::new();
     let (weights, data) = kifu::eval::Weights::read_file(path)
         .map_err(|e| Failure::usage("weights", e.to_string()))?;
     let digest = kifu::eval::sha256::hex(&data);
@@ -226,10 +231,18 @@ fn read_weights(path: &std::path::Path) -> Result<&'static kifu::eval::Weights, 
         .get_or_init(Mutex::default)
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(weights) = loaded.get(&digest) {
-        return Ok(weights);
-    }
-    let weights: &'static kifu::eval::Weights = Box::leak(Box::new(weights));
-    loaded.insert(digest, weights);
-    Ok(weights)
+    let weights = *loaded
+        .entry(digest.clone())
+        .or_insert_with(|| Box::leak(Box::new(weights)));
+    Ok((weights, digest))
+}
+
+/// The SHA-256 of the weights file at `path`, once it has been read as
+/// weights: what `kifu.distributed` records of the weights a job used
+/// (a usage error naming `weights` when the file is not weights).
+#[pyfunction]
+pub fn weights_digest(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
+    read_weights(&path)
+        .map(|(_, digest)| digest)
+        .map_err(|f| f.into_py(py))
 }

@@ -7,6 +7,7 @@ written and completes the rest."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -277,3 +278,38 @@ def test_every_reader_takes_a_shard_or_a_range(corpus):
         list(kifu.read(paths, games=(9, 3)))
     with pytest.raises(kifu.UsageError, match="not with shard="):
         list(kifu.read(paths, shard=(1, 2), unique=True))
+
+
+def test_analyze_by_trained_weights(tmp_path, cli, root, files):
+    # As `kifu analyze --weights`: the workers estimate the midgame by the
+    # file's weights; the folder's manifest records the file's digest, so
+    # other weights under the same name are refused instead of mixed in.
+    mine = tmp_path / "mine.zst"
+    cli("train-eval", files[0], "--exact-empties", "12", "--generate", "16", "--reach", "6",
+        "--seed", "5", "--epochs", "8", "--hash", "1", "-q", "-o", mine)
+    args = dict(empties=14, depth=4, games_per_task=12, threads_per_task=1, progress=False)
+    cli_args = [files[0], "--format", "csv", "--depth", "4", "--empties", "14", "-j", "1", "-q"]
+    with dask_cluster(tmp_path) as (address, _):
+        trained = kd.analyze(files[:1], tmp_path / "trained", address, weights=mine, **args)
+        header, rows = _csv_rows(cli("analyze", *cli_args, "--weights", mine).stdout.decode())
+        assert len(rows) == 12
+        assert _as_csv(trained.table()) == (header, rows)
+        builtin = kd.analyze(files[:1], tmp_path / "builtin", address, **args)
+        _, builtin_rows = _csv_rows(cli("analyze", *cli_args).stdout.decode())
+        assert _as_csv(builtin.table()) == (header, builtin_rows)
+        assert builtin_rows != rows
+        manifest = json.loads((tmp_path / "trained" / kd.MANIFEST).read_text())
+        assert manifest["weights_sha256"] == hashlib.sha256(mine.read_bytes()).hexdigest()
+        assert manifest["options"]["weights"] == str(mine)
+
+        # The same name holding other weights: another job.
+        mine.write_bytes((root / "src" / "eval" / "eval.zst").read_bytes())
+        with pytest.raises(kd.UsageError, match="another job"):
+            kd.analyze(files[:1], tmp_path / "trained", address, weights=mine, **args)
+        # Not weights, or no file: refused before any folder is made.
+        for bad in (Path(files[0]), tmp_path / "missing.zst"):
+            with pytest.raises(kd.UsageError) as e:
+                kd.analyze(files[:1], tmp_path / "bad", address, weights=bad, **args)
+            assert e.value.argument == "weights"
+            assert bad.name in str(e.value)
+        assert not (tmp_path / "bad").exists()
