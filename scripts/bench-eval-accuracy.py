@@ -15,7 +15,9 @@ then asks for a depth-D estimate (default 8) of each:
 Prints, per estimator side by side: mean absolute error in discs against
 the exact value, how often the estimate's best move is an exact best move
 (kifu's first listed best move; the engine's played move), the mean signed
-error, and the time. Python 3 standard library only (scripts/nboard.py).
+error, and the time; then the best moves position by position (where only
+one of the two is right, which one, with an exact McNemar test of the
+difference). Python 3 standard library only (scripts/nboard.py).
 
 Usage:
   scripts/bench-eval-accuracy.py [--wthor FILE] [--count N] [--seed S]
@@ -36,6 +38,7 @@ Example:
 import argparse
 import csv
 import io
+import math
 import os
 import random
 import statistics
@@ -190,6 +193,30 @@ def summary(name, rows, value_key, move_key, seconds_key):
         "best": (100.0 * hits / with_move) if with_move else None,
         "with_move": with_move, "seconds": seconds,
     }
+
+
+def paired_best_moves(rows):
+    """Over the positions both the engine and kifu's search named a move
+    for: (both right, only the engine right, only kifu right, neither)."""
+    counts = [0, 0, 0, 0]
+    for row in rows:
+        engine, kifu = row.get("engine_move"), row.get("kifu_move")
+        if not engine or not kifu:
+            continue
+        e, k = engine in row["exact_best"], kifu in row["exact_best"]
+        counts[0 if e and k else 1 if e else 2 if k else 3] += 1
+    return tuple(counts) if sum(counts) else None
+
+
+def mcnemar_p(b, c):
+    """The exact two-sided McNemar test: the chance, were either side as
+    likely to be the one right where only one is, of a split of the
+    b + c discordant positions at least as uneven as b to c."""
+    n = b + c
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
 
 
 def main():
@@ -357,6 +384,12 @@ def main():
               f"{s['bias']:>+7.2f} {s['max']:>7.1f} {s['seconds']:>8.2f}")
     if not results:
         print("(no estimates)")
+    paired = paired_best_moves(rows)
+    if paired:
+        both, only_engine, only_kifu, neither = paired
+        print(f"\nbest move, position by position: both right {both}, only "
+              f"{args.engine_name} {only_engine}, only kifu {only_kifu}, neither {neither}; "
+              f"two-sided exact McNemar p = {mcnemar_p(only_engine, only_kifu):.3f}")
 
     if args.csv:
         fields = ["n", "game", "moves", "position", "empties", "exact", "exact_best",
