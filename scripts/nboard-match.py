@@ -10,7 +10,8 @@ Python 3 standard library only (scripts/nboard.py beside it).
 Usage:
   scripts/nboard-match.py --engine1 'CMD' [--dir1 DIR] --engine2 'CMD' [--dir2 DIR]
       [--depth N | --depth1 N --depth2 N] [--move-time S | --clock S [--increment S]]
-      [--openings FILE] [--first K] [--games-out FILE] [--csv FILE] [--log FILE]
+      [--openings FILE [--plies N] [--sample K [--seed S]]] [--first K]
+      [--games-out FILE] [--csv FILE] [--log FILE]
 
 Examples (NTest built by scripts/build-ntest.sh into target/peers/ntest):
   # NTest against itself at depth 2 and 4, four openings (eight games)
@@ -32,7 +33,14 @@ build-ntest.sh's run folder) rates within 2 discs of even at depth 20: 23
 lines, 46 games; made with --rate-openings. --openings FILE takes one
 opening a line (moves concatenated, `f5d6c3...`, optionally after a name
 and a tab; a TSV with a `moves` column is read by that column); lines
-starting with # are skipped.
+starting with # are skipped. --plies N cuts each to its first N plies,
+dropping shorter ones and repeats, so a transcript file of real games
+gives many openings: 300 games from 150 openings of WTH_2014, as
+docs/analysis.md measured,
+
+  target/release/kifu convert WTH_2014.wtb -o games.txt
+  scripts/nboard-match.py --openings games.txt --plies 10 --sample 150 \
+      --seed 5 --depth 8 --fresh --engine1 ... --engine2 ...
 
 Every move is checked legal by the script's own move generator; passes are
 played by the script (`move PA` to both engines), never asked for. A game
@@ -48,6 +56,7 @@ mean disc difference, per colour.
 import argparse
 import csv
 import os
+import random
 import sys
 import time
 
@@ -113,6 +122,20 @@ def read_openings(path):
             moves = fields[0].strip()
             name = moves
         out.append((name, moves.lower()))
+    return out
+
+
+def cut_openings(openings, plies):
+    """Each opening's first PLIES plies (two characters each), in order,
+    without the ones shorter than that or seen before; an opening named by
+    its moves is named by the cut moves."""
+    out, seen = [], set()
+    for name, moves in openings:
+        cut = moves[:2 * plies]
+        if len(cut) < 2 * plies or cut in seen:
+            continue
+        seen.add(cut)
+        out.append((cut if name.lower() == moves else name, cut))
     return out
 
 
@@ -281,6 +304,13 @@ def main():
                         help="a side over its clock by more than --grace loses the game")
     parser.add_argument("--openings", help="openings file (default: the built-in list)")
     parser.add_argument("--first", type=int, help="only the first K openings")
+    parser.add_argument("--plies", type=int,
+                        help="cut every opening to its first N plies (shorter ones and "
+                             "repeats dropped): a file of whole games gives openings")
+    parser.add_argument("--sample", type=int, metavar="K",
+                        help="K openings drawn at random (with --seed) after --plies")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="random seed for --sample (default 1)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds to wait for any reply at fixed depth (default 600)")
     parser.add_argument("--start-timeout", type=float, default=120.0,
@@ -329,6 +359,11 @@ def main():
     else:
         openings = [(name, moves) for name, moves, _ in BUILTIN_OPENINGS]
         source = "the built-in list"
+    if args.plies is not None:
+        openings = cut_openings(openings, args.plies)
+    if args.sample is not None:
+        random.Random(args.seed).shuffle(openings)
+        openings = openings[:args.sample]
     if args.first:
         openings = openings[:args.first]
     for name, moves in openings:

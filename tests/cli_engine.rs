@@ -187,3 +187,73 @@ fn the_end_is_solved_and_a_clock_bounds_the_time() {
     let seconds: f64 = go.rsplit('/').next().unwrap().parse().unwrap();
     assert!(seconds < 10.0, "{go}");
 }
+
+/// Runs `scripts/nboard-match.py` with `args`, kifu against itself at
+/// depth 1, and returns the opening of each game line it printed.
+fn match_openings(args: &[&str]) -> Vec<String> {
+    let engine = format!(
+        "{} engine --hash 8",
+        assert_cmd::cargo::cargo_bin("kifu").display()
+    );
+    let out = std::process::Command::new("python3")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["scripts/nboard-match.py", "--depth", "1", "--fresh"])
+        .args(["--engine1", &engine, "--engine2", &engine])
+        .args(args)
+        .output()
+        .expect("python3 runs the match script");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(|l| l.split_whitespace().nth(2).unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_match_script_cuts_openings_from_whole_games() {
+    // Two games that share their first 4 plies, one other, one too short:
+    // cut to 4 plies they give two openings, each played with both colours.
+    let dir = crate::support::scratch("match-openings");
+    let games = dir.join("games.txt");
+    std::fs::write(
+        &games,
+        "f5d6c3d3c4f4f6f3e6e7\nf5d6c3d3c4f4c5b3c2e6\nf5f6e6f4e3c5c4e7\nf5d6c3\n",
+    )
+    .unwrap();
+    let games = games.to_str().unwrap();
+    let played = match_openings(&["--openings", games, "--plies", "4"]);
+    assert_eq!(played, ["f5d6c3d3", "f5d6c3d3", "f5f6e6f4", "f5f6e6f4"]);
+    // A sample by a seed is the same twice, and one of the two.
+    let one = match_openings(&[
+        "--openings",
+        games,
+        "--plies",
+        "4",
+        "--sample",
+        "1",
+        "--seed",
+        "9",
+    ]);
+    assert_eq!(one.len(), 2);
+    assert!(one[0] == "f5d6c3d3" || one[0] == "f5f6e6f4", "{one:?}");
+    assert_eq!(
+        one,
+        match_openings(&[
+            "--openings",
+            games,
+            "--plies",
+            "4",
+            "--sample",
+            "1",
+            "--seed",
+            "9"
+        ])
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
