@@ -7,10 +7,13 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use kifu::search::{Estimate, MoveEstimate, SearchOptions, Searcher, Selectivity};
-use kifu::{Color, Move};
+use kifu::Move;
 use serde::Serialize;
 
-use super::position_list::{count, csv_line, finish, gather, names, JsonMove};
+use super::position_list::{
+    best_by_square, count, csv_header, csv_line, finish, gather, json_line, json_moves, names,
+    scored, JsonMove, Where,
+};
 use super::progress::Steps;
 use super::Outcome;
 
@@ -96,10 +99,8 @@ const HEADER: &str = "source,position,empties,side,depth,exact,value,best_moves,
 /// One estimated position, as every format writes it.
 #[derive(Serialize)]
 struct Row<'a> {
-    source: &'a str,
-    position: String,
-    empties: u32,
-    side: Color,
+    #[serde(flatten)]
+    at: Where<'a>,
     depth: u32,
     exact: bool,
     value: i32,
@@ -111,13 +112,9 @@ struct Row<'a> {
     moves: Option<Vec<JsonMove>>,
 }
 
-/// `d3:+4 c4:+2 …`, with `~` before estimates when `mark` (tables).
-fn scored(moves: &[MoveEstimate], mark: bool) -> String {
-    let words: Vec<String> = moves
-        .iter()
-        .map(|m| format!("{}:{}{:+}", m.mv, if mark { "~" } else { "" }, m.value))
-        .collect();
-    words.join(" ")
+/// Each move and its estimate.
+fn pairs(moves: &[MoveEstimate]) -> impl Iterator<Item = (Move, i32)> + '_ {
+    moves.iter().map(|m| (m.mv, m.value))
 }
 
 /// The position's estimate, and every move's when asked, by one search.
@@ -134,17 +131,7 @@ fn judge(
     // The best moves are those of the best estimate; the line is the
     // best move's search.
     let mut estimate = searcher.estimate(position, depth)?;
-    let mut best: Vec<Move> = all
-        .moves
-        .iter()
-        .filter(|m| m.score == all.score)
-        .map(|m| m.mv)
-        .collect();
-    best.sort_by_key(|m| match m {
-        Move::Play(square) => square.index(),
-        Move::Pass => 64,
-    });
-    estimate.best_moves = best;
+    estimate.best_moves = best_by_square(all.moves.iter().map(|m| (m.mv, m.score)), all.score);
     estimate.nodes += all.nodes;
     Ok((estimate, Some(all.moves)))
 }
@@ -195,13 +182,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let mut out = BufWriter::new(io::stdout().lock());
     match args.format {
-        EvalFormat::Csv => {
-            write!(out, "{HEADER}")?;
-            if args.all_moves {
-                write!(out, ",moves")?;
-            }
-            writeln!(out)?;
-        }
+        EvalFormat::Csv => csv_header(&mut out, HEADER, args.all_moves)?,
         EvalFormat::Table => {
             writeln!(
                 out,
@@ -221,12 +202,8 @@ pub fn run(args: Args) -> Result<Outcome> {
             pool.install(|| judge(&searcher, &item.position, args.depth, args.all_moves))?;
         let seconds = t.elapsed().as_secs_f64();
         total_nodes += estimate.nodes;
-        let pos = &item.position;
         let row = Row {
-            source: item.source.as_deref().unwrap_or(""),
-            position: pos.to_string(),
-            empties: pos.board().empty().count(),
-            side: pos.side_to_move(),
+            at: Where::of(item),
             depth: estimate.depth,
             exact: estimate.exact,
             value: estimate.value,
@@ -234,14 +211,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             line: names(&estimate.line),
             nodes: estimate.nodes,
             seconds,
-            moves: moves.as_ref().map(|m| {
-                m.iter()
-                    .map(|m| JsonMove {
-                        mv: m.mv.to_string(),
-                        value: m.value,
-                    })
-                    .collect()
-            }),
+            moves: moves.as_deref().map(|m| json_moves(pairs(m))),
         };
         match args.format {
             EvalFormat::Table => {
@@ -250,7 +220,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     out,
                     "{:<22} {:>7} {:>5} {:>6}  {:<10} {:>8} {:>8.3}  {}",
                     item.label,
-                    row.empties,
+                    row.at.empties,
                     row.depth,
                     value,
                     row.best_moves.join(" "),
@@ -259,31 +229,25 @@ pub fn run(args: Args) -> Result<Outcome> {
                     row.line.join(" ")
                 )?;
                 if let Some(m) = &moves {
-                    writeln!(out, "{:<22} moves: {}", "", scored(m, !row.exact))?;
+                    writeln!(out, "{:<22} moves: {}", "", scored(pairs(m), !row.exact))?;
                 }
             }
             EvalFormat::Csv => {
-                let mut record = vec![
-                    row.source.to_owned(),
-                    row.position.clone(),
-                    row.empties.to_string(),
-                    row.side.name().to_owned(),
+                let mut record = row.at.cells();
+                record.extend([
                     row.depth.to_string(),
                     row.exact.to_string(),
                     row.value.to_string(),
                     row.best_moves.join(" "),
                     row.nodes.to_string(),
                     format!("{seconds:.3}"),
-                ];
+                ]);
                 if let Some(m) = &moves {
-                    record.push(scored(m, false));
+                    record.push(scored(pairs(m), false));
                 }
                 out.write_all(&csv_line(&record)?)?;
             }
-            EvalFormat::Json => {
-                serde_json::to_writer(&mut out, &row)?;
-                writeln!(out)?;
-            }
+            EvalFormat::Json => json_line(&mut out, &row)?,
         }
         out.flush()?;
         progress.step();

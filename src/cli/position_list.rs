@@ -153,6 +153,87 @@ pub struct JsonMove {
     pub value: i32,
 }
 
+/// The cells a row of `solve` and `eval` starts with, in every format:
+/// where the position came from, the position, its empty squares and the
+/// side to move.
+#[derive(serde::Serialize)]
+pub struct Where<'a> {
+    pub source: &'a str,
+    pub position: String,
+    pub empties: u32,
+    pub side: kifu::Color,
+}
+
+impl Where<'_> {
+    /// The cells of `item`.
+    pub fn of(item: &Item) -> Where<'_> {
+        let pos = &item.position;
+        Where {
+            source: item.source.as_deref().unwrap_or(""),
+            position: pos.to_string(),
+            empties: pos.board().empty().count(),
+            side: pos.side_to_move(),
+        }
+    }
+
+    /// Its CSV cells, in order.
+    pub fn cells(&self) -> Vec<String> {
+        vec![
+            self.source.to_owned(),
+            self.position.clone(),
+            self.empties.to_string(),
+            self.side.name().to_owned(),
+        ]
+    }
+}
+
+/// Every move's value or estimate, `(move, value)` pairs, as JSON lists
+/// them.
+pub fn json_moves(moves: impl Iterator<Item = (kifu::Move, i32)>) -> Vec<JsonMove> {
+    moves
+        .map(|(mv, value)| JsonMove {
+            mv: mv.to_string(),
+            value,
+        })
+        .collect()
+}
+
+/// The moves of `moves` (`(move, value)` pairs) whose value is `top`, by
+/// square (a pass last).
+pub fn best_by_square(moves: impl Iterator<Item = (kifu::Move, i32)>, top: i32) -> Vec<kifu::Move> {
+    let mut best: Vec<kifu::Move> = moves
+        .filter(|&(_, value)| value == top)
+        .map(|(mv, _)| mv)
+        .collect();
+    best.sort_by_key(|m| match m {
+        kifu::Move::Play(square) => square.index(),
+        kifu::Move::Pass => 64,
+    });
+    best
+}
+
+/// The CSV header line: `header`, then `moves` when every move is listed.
+pub fn csv_header(out: &mut impl io::Write, header: &str, all_moves: bool) -> io::Result<()> {
+    let moves = if all_moves { ",moves" } else { "" };
+    writeln!(out, "{header}{moves}")
+}
+
+/// `row` as one line of JSON.
+pub fn json_line(out: &mut impl io::Write, row: &impl serde::Serialize) -> Result<()> {
+    serde_json::to_writer(&mut *out, row)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// `d3:+4 c4:+2 …`, with `~` before each value when `mark` (estimates in
+/// a table).
+pub fn scored(moves: impl Iterator<Item = (kifu::Move, i32)>, mark: bool) -> String {
+    let words: Vec<String> = moves
+        .map(|(mv, value)| format!("{mv}:{}{value:+}", if mark { "~" } else { "" }))
+        .collect();
+    words.join(" ")
+}
+
 /// Each move's name (`d3`, `pass`).
 pub fn names(moves: &[kifu::Move]) -> Vec<String> {
     moves.iter().map(ToString::to_string).collect()

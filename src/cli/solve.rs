@@ -7,10 +7,13 @@ use std::time::Instant;
 use anyhow::Result;
 use kifu::formats::obf;
 use kifu::solve::{BestMoves, MoveValue, Solution};
-use kifu::{Color, Move, Position};
+use kifu::{Move, Position};
 use serde::Serialize;
 
-use super::position_list::{count, csv_line, finish, gather, names, JsonMove};
+use super::position_list::{
+    best_by_square, count, csv_header, csv_line, finish, gather, json_line, json_moves, names,
+    scored, JsonMove, Where,
+};
 use super::progress::Steps;
 use super::solver::SolverArgs;
 use super::Outcome;
@@ -90,10 +93,8 @@ type Solved = (Solution, Option<Vec<MoveValue>>, u64);
 /// One solved position, as every format writes it.
 #[derive(Serialize)]
 struct Row<'a> {
-    source: &'a str,
-    position: String,
-    empties: u32,
-    side: Color,
+    #[serde(flatten)]
+    at: Where<'a>,
     value: i32,
     best_moves: Vec<String>,
     line: Vec<String>,
@@ -103,13 +104,9 @@ struct Row<'a> {
     moves: Option<Vec<JsonMove>>,
 }
 
-/// `g8:+18 h1:+12 …`
-fn scored(moves: &[MoveValue]) -> String {
-    let words: Vec<String> = moves
-        .iter()
-        .map(|m| format!("{}:{:+}", m.mv, m.value))
-        .collect();
-    words.join(" ")
+/// Each move and its value.
+fn pairs(moves: &[MoveValue]) -> impl Iterator<Item = (Move, i32)> + '_ {
+    moves.iter().map(|m| (m.mv, m.value))
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
@@ -121,13 +118,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let out = io::stdout().lock();
     let mut out = BufWriter::new(out);
     match args.format {
-        SolveFormat::Csv => {
-            write!(out, "{HEADER}")?;
-            if args.all_moves {
-                write!(out, ",moves")?;
-            }
-            writeln!(out)?;
-        }
+        SolveFormat::Csv => csv_header(&mut out, HEADER, args.all_moves)?,
         SolveFormat::Table => {
             writeln!(
                 out,
@@ -156,17 +147,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     // line is left to find.
                     let mut solution =
                         solver.solve_with(&item.position, Some(all.value), BestMoves::One)?;
-                    let mut every: Vec<Move> = all
-                        .moves
-                        .iter()
-                        .filter(|m| m.value == all.value)
-                        .map(|m| m.mv)
-                        .collect();
-                    every.sort_by_key(|m| match m {
-                        Move::Play(square) => square.index(),
-                        Move::Pass => 64,
-                    });
-                    solution.best_moves = every;
+                    solution.best_moves = best_by_square(pairs(&all.moves), all.value);
                     let nodes = all.nodes + solution.nodes;
                     Ok((solution, Some(all.moves), nodes))
                 } else {
@@ -180,23 +161,13 @@ pub fn run(args: Args) -> Result<Outcome> {
         total_nodes += nodes;
         let pos = &item.position;
         let row = Row {
-            source: item.source.as_deref().unwrap_or(""),
-            position: pos.to_string(),
-            empties: pos.board().empty().count(),
-            side: pos.side_to_move(),
+            at: Where::of(item),
             value: solution.value,
             best_moves: names(&solution.best_moves),
             line: names(&solution.line),
             nodes,
             seconds,
-            moves: moves.as_ref().map(|m| {
-                m.iter()
-                    .map(|m| JsonMove {
-                        mv: m.mv.to_string(),
-                        value: m.value,
-                    })
-                    .collect()
-            }),
+            moves: moves.as_deref().map(|m| json_moves(pairs(m))),
         };
         match args.format {
             SolveFormat::Table => {
@@ -204,7 +175,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     out,
                     "{:<22} {:>7} {:>+5}  {:<10} {:>8} {:>8.3}  {}",
                     item.label,
-                    row.empties,
+                    row.at.empties,
                     row.value,
                     row.best_moves.join(" "),
                     count(nodes),
@@ -212,7 +183,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                     row.line.join(" ")
                 )?;
                 if let Some(m) = &moves {
-                    writeln!(out, "{:<22} moves: {}", "", scored(m))?;
+                    writeln!(out, "{:<22} moves: {}", "", scored(pairs(m), false))?;
                 }
             }
             SolveFormat::Obf => {
@@ -227,26 +198,20 @@ pub fn run(args: Args) -> Result<Outcome> {
                 writeln!(out, "{}", obf::line(pos, &listed))?;
             }
             SolveFormat::Csv => {
-                let mut record = vec![
-                    row.source.to_owned(),
-                    row.position.clone(),
-                    row.empties.to_string(),
-                    row.side.name().to_owned(),
+                let mut record = row.at.cells();
+                record.extend([
                     row.value.to_string(),
                     row.best_moves.join(" "),
                     row.line.join(" "),
                     row.nodes.to_string(),
                     format!("{seconds:.3}"),
-                ];
+                ]);
                 if let Some(m) = &moves {
-                    record.push(scored(m));
+                    record.push(scored(pairs(m), false));
                 }
                 out.write_all(&csv_line(&record)?)?;
             }
-            SolveFormat::Json => {
-                serde_json::to_writer(&mut out, &row)?;
-                writeln!(out)?;
-            }
+            SolveFormat::Json => json_line(&mut out, &row)?,
         }
         out.flush()?;
         progress.step();
