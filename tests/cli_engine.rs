@@ -230,7 +230,7 @@ fn the_match_script_cuts_openings_from_whole_games() {
     let played = match_openings(&["--openings", games, "--plies", "4"]);
     assert_eq!(played, ["f5d6c3d3", "f5d6c3d3", "f5f6e6f4", "f5f6e6f4"]);
     // A sample by a seed is the same twice, and one of the two.
-    let one = match_openings(&[
+    let sample = [
         "--openings",
         games,
         "--plies",
@@ -239,21 +239,10 @@ fn the_match_script_cuts_openings_from_whole_games() {
         "1",
         "--seed",
         "9",
-    ]);
+    ];
+    let one = match_openings(&sample);
     assert_eq!(one.len(), 2);
     assert!(one[0] == "f5d6c3d3" || one[0] == "f5f6e6f4", "{one:?}");
-    assert_eq!(
-        one,
-        match_openings(&[
-            "--openings",
-            games,
-            "--plies",
-            "4",
-            "--sample",
-            "1",
-            "--seed",
-            "9"
-        ])
-    );
+    assert_eq!(one, match_openings(&sample));
     std::fs::remove_dir_all(dir).unwrap();
 }
