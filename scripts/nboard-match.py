@@ -20,7 +20,8 @@ Examples (NTest built by scripts/build-ntest.sh into target/peers/ntest):
   # kifu against NTest at equal depth, then at 2 s a move on average
   scripts/nboard-match.py --engine1 'target/release/kifu engine' --name1 kifu \\
       --engine2 ./ntest --dir2 target/peers/ntest/run --depth 8
-  scripts/nboard-match.py --engine1 'target/release/kifu engine' --name1 kifu \\
+  # (at equal time kifu on one thread, as NTest: `kifu engine -j 1`)
+  scripts/nboard-match.py --engine1 'target/release/kifu engine -j 1' --name1 kifu \\
       --engine2 ./ntest --dir2 target/peers/ntest/run-clock --move-time 2
   (NTest follows the clock only from run-clock/, whose parameters.txt gives
   it match-time search; from run/ it searches to `set depth` whatever the
