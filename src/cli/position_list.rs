@@ -205,10 +205,7 @@ pub fn best_by_square(moves: impl Iterator<Item = (kifu::Move, i32)>, top: i32) 
         .filter(|&(_, value)| value == top)
         .map(|(mv, _)| mv)
         .collect();
-    best.sort_by_key(|m| match m {
-        kifu::Move::Play(square) => square.index(),
-        kifu::Move::Pass => 64,
-    });
+    best.sort_by_key(|m| m.slot());
     best
 }
 

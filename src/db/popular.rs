@@ -72,10 +72,7 @@ impl Tally {
         let (winner, score) = (e.end.winner, e.end.scores.map(|s| s.0));
         self.reached.add(winner, score);
         if let Some(mv) = next {
-            let slot = match mv {
-                Move::Play(square) => square.index() as u8,
-                Move::Pass => 64,
-            };
+            let slot = mv.slot();
             match self.rows.iter_mut().find(|(s, _)| *s == slot) {
                 Some((_, results)) => results.add(winner, score),
                 None => {

@@ -14,6 +14,18 @@ pub enum Move {
     Pass,
 }
 
+impl Move {
+    /// The square's index (`a1` = 0 … `h8` = 63), 64 for a pass: a key
+    /// that orders moves by square, a pass last.
+    #[must_use]
+    pub fn slot(self) -> u8 {
+        match self {
+            Move::Play(square) => square.index() as u8,
+            Move::Pass => 64,
+        }
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -119,10 +119,7 @@ fn check_against_minimax_with(
                 best.push(mv.mv);
             }
         }
-        best.sort_by_key(|m| match m {
-            Move::Play(sq) => sq.index(),
-            Move::Pass => 64,
-        });
+        best.sort_by_key(|m| m.slot());
         assert_eq!(solution.best_moves, best, "best moves of {pos}");
         assert!(all.moves.windows(2).all(|w| w[0].value >= w[1].value));
         // Windows: a bound on the right side, exact inside.
