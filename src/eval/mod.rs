@@ -23,6 +23,7 @@
 //! The exact solver orders its moves by this evaluation: its values are
 //! exact with any weights, or none.
 
+pub mod features;
 pub mod fit;
 pub mod label;
 pub mod manifest;
@@ -30,5 +31,6 @@ pub mod patterns;
 pub mod sha256;
 mod weights;
 
+pub use features::Features;
 pub use fit::{errors, train, FitOptions, Sample};
 pub use weights::{Weights, WeightsFileError, SCALE};

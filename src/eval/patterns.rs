@@ -282,6 +282,37 @@ pub(crate) fn for_each_first_index(player: u64, opponent: u64, each: impl FnMut(
     for_each_index_of(FIRST_READS, player, opponent, each);
 }
 
+/// How many instances [`for_each_first_index`] reads.
+pub(crate) const FIRST_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < PATTERNS {
+        n += FIRST_READS[i].count_ones() as usize;
+        i += 1;
+    }
+    n
+};
+
+/// The instances [`for_each_first_index`] reads, in its order: each one's
+/// pattern, the squares it reads by digit and how many.
+pub(crate) const fn first_reads() -> [(usize, [u8; 10], usize); FIRST_COUNT] {
+    let mut t = [(0usize, [64u8; 10], 0usize); FIRST_COUNT];
+    let mut n = 0;
+    let mut k = 0;
+    while k < 8 {
+        let mut i = 0;
+        while i < PATTERNS {
+            if FIRST_READS[i] & (1 << k) != 0 {
+                t[n] = (i, READS[i][k], SIZES[i] as usize);
+                n += 1;
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
 /// One phase's weights folded: each index's weight summed over the
 /// instances that read the same squares in other orders
 /// ([`SAME_READS`]), so that [`for_each_first_index`] sums to what

@@ -795,7 +795,7 @@ impl Searcher {
         let mut t = self.tree();
         let shallow = depth.saturating_sub(3).min(4);
         let w = self.weights;
-        list.key_by_value(p, o, hint, |cp, co| {
+        list.key_by_value(p, o, hint, |_, cp, co| {
             if shallow == 0 {
                 tree::evaluate(w, cp, co)
             } else {

@@ -122,16 +122,16 @@ impl MoveList {
         }
     }
 
-    /// Keys by a guess of each move's value, `guess(p, o)` being the
-    /// value of the position after it from the opponent's side (1/64
-    /// disc), and the opponent's replies.
+    /// Keys by a guess of each move's value, `guess(m, p, o)` being the
+    /// value of the position after move `m` from the opponent's side
+    /// (1/64 disc), and the opponent's replies.
     #[inline(always)]
     pub fn key_by_value(
         &mut self,
         player: u64,
         opponent: u64,
         best: Option<u8>,
-        mut guess: impl FnMut(u64, u64) -> i32,
+        mut guess: impl FnMut(&Candidate, u64, u64) -> i32,
     ) {
         for m in self.as_mut_slice() {
             let (p, o) = m.next(player, opponent);
@@ -140,7 +140,7 @@ impl MoveList {
             } else {
                 let replies = moves(p, o);
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                -guess(p, o) - mobility * MOBILITY
+                -guess(m, p, o) - mobility * MOBILITY
             };
         }
     }

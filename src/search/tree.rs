@@ -39,7 +39,7 @@ use super::order::MoveList;
 use super::table::Table;
 use super::Selectivity;
 use crate::engine::board::moves;
-use crate::eval::{Weights, SCALE};
+use crate::eval::{Features, Weights, SCALE};
 
 /// Beyond every value (windows start at `-INF, INF`).
 pub(super) const INF: i32 = 1 << 24;
@@ -170,6 +170,26 @@ impl Tree<'_> {
         evaluate(self.weights, player, opponent)
     }
 
+    /// [`Tree::leaf`] with the position's pattern indices at hand.
+    #[inline(always)]
+    fn leaf_with(&mut self, player: u64, opponent: u64, features: &Features) -> i32 {
+        self.nodes += 1;
+        if moves(player, opponent) == 0 && moves(opponent, player) == 0 {
+            return final_score(player, opponent);
+        }
+        self.evaluate_with(player, opponent, features)
+    }
+
+    /// The evaluation (or the disc difference, without weights) from the
+    /// indices kept as the search moves.
+    #[inline(always)]
+    fn evaluate_with(&self, player: u64, opponent: u64, features: &Features) -> i32 {
+        match self.weights {
+            Some(w) => w.evaluate_features(player, opponent, features),
+            None => (player.count_ones() as i32 - opponent.count_ones() as i32) * SCALE,
+        }
+    }
+
     /// Whether to give up: checked every few thousand nodes.
     #[inline(always)]
     fn check_halt(&mut self) -> bool {
@@ -182,8 +202,23 @@ impl Tree<'_> {
     /// The depth-`depth` value within `alpha, beta` (see the module's
     /// invariant).
     pub fn search(&mut self, player: u64, opponent: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let features = Features::new(player, opponent);
+        self.search_with(player, opponent, &features, depth, alpha, beta)
+    }
+
+    /// [`Tree::search`] with the position's pattern indices at hand, as
+    /// the search keeps them from node to node.
+    fn search_with(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        features: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if depth == 0 {
-            return self.leaf(player, opponent);
+            return self.leaf_with(player, opponent, features);
         }
         self.nodes += 1;
         if self.check_halt() {
@@ -194,24 +229,33 @@ impl Tree<'_> {
             if moves(opponent, player) == 0 {
                 return final_score(player, opponent);
             }
-            return -self.search(opponent, player, depth, -beta, -alpha);
+            let passed = features.passed();
+            return -self.search_with(opponent, player, &passed, depth, -beta, -alpha);
         }
         if depth == 1 {
-            return self.depth_1(player, opponent, legal, beta);
+            return self.depth_1(player, opponent, features, legal, beta);
         }
-        self.node(player, opponent, legal, depth, alpha, beta)
+        self.node(player, opponent, features, legal, depth, alpha, beta)
     }
 
     /// One move from the leaves: the best of the children's depth-0
     /// values, stopping at a cut-off.
     #[inline(always)]
-    fn depth_1(&mut self, player: u64, opponent: u64, mut legal: u64, beta: i32) -> i32 {
+    fn depth_1(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        features: &Features,
+        mut legal: u64,
+        beta: i32,
+    ) -> i32 {
         let mut best = -INF;
         while legal != 0 {
             let x = legal.trailing_zeros() as usize;
             legal &= legal - 1;
             let f = crate::engine::board::flips_at(player, opponent, x);
-            let v = -self.leaf(opponent ^ f, player | f | (1 << x));
+            let next = features.after(x, f);
+            let v = -self.leaf_with(opponent ^ f, player | f | (1 << x), &next);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -224,10 +268,12 @@ impl Tree<'_> {
 
     /// A node of depth 2 or more with legal moves: the table, the sorted
     /// moves, the principal-variation loop.
+    #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
         player: u64,
         opponent: u64,
+        features: &Features,
         legal: u64,
         depth: u32,
         mut alpha: i32,
@@ -254,11 +300,11 @@ impl Tree<'_> {
                 (careful_depth(depth), careful_margin(depth))
             };
             let high = beta + margin;
-            if self.search(player, opponent, shallow, high - 1, high) >= high {
+            if self.search_with(player, opponent, features, shallow, high - 1, high) >= high {
                 return beta;
             }
             let low = alpha - margin;
-            if self.search(player, opponent, shallow, low, low + 1) <= low {
+            if self.search_with(player, opponent, features, shallow, low, low + 1) <= low {
                 return alpha;
             }
             if self.stopped {
@@ -266,7 +312,7 @@ impl Tree<'_> {
             }
         }
         let mut list = MoveList::new(player, opponent, legal);
-        self.order(&mut list, player, opponent, depth, hint);
+        self.order(&mut list, player, opponent, features, depth, hint);
         let first_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -274,12 +320,13 @@ impl Tree<'_> {
             list.bring_best(i);
             let m = list.as_slice()[i];
             let (p, o) = m.next(player, opponent);
+            let f = features.after(usize::from(m.square), m.flips);
             let v = if i == 0 {
-                -self.search(p, o, depth - 1, -beta, -alpha)
+                -self.search_with(p, o, &f, depth - 1, -beta, -alpha)
             } else {
-                let v = -self.search(p, o, depth - 1, -alpha - 1, -alpha);
+                let v = -self.search_with(p, o, &f, depth - 1, -alpha - 1, -alpha);
                 if v > alpha && v < beta && beta - alpha > 1 {
-                    -self.search(p, o, depth - 1, -beta, -alpha)
+                    -self.search_with(p, o, &f, depth - 1, -beta, -alpha)
                 } else {
                     v
                 }
@@ -309,6 +356,7 @@ impl Tree<'_> {
         list: &mut MoveList,
         player: u64,
         opponent: u64,
+        features: &Features,
         depth: u32,
         hint: Option<u8>,
     ) {
@@ -318,23 +366,23 @@ impl Tree<'_> {
         if depth < EVAL_ORDER {
             list.key_by_mobility(player, opponent, hint);
         } else if depth < SEARCH_ORDER {
-            let weights = self.weights;
             let mut n = 0;
-            list.key_by_value(player, opponent, hint, |p, o| {
+            list.key_by_value(player, opponent, hint, |m, p, o| {
                 n += 1;
-                evaluate(weights, p, o)
+                self.evaluate_with(p, o, &features.after(usize::from(m.square), m.flips))
             });
             self.nodes += n;
         } else {
             let d = probe_depth(depth);
-            list.key_by_value(player, opponent, hint, |p, o| {
+            list.key_by_value(player, opponent, hint, |m, p, o| {
                 // A table entry of this depth is better than a new probe.
                 if let Some(e) = self.table.probe(p, o) {
                     if u32::from(e.depth) == depth - 1 && e.lower == e.upper {
                         return e.lower;
                     }
                 }
-                self.search(p, o, d, -INF, INF)
+                let f = features.after(usize::from(m.square), m.flips);
+                self.search_with(p, o, &f, d, -INF, INF)
             });
         }
     }
