@@ -263,6 +263,8 @@ pub struct Searcher {
     /// The caller's interrupt, if any.
     interrupt: Option<Arc<AtomicBool>>,
     selectivity: Selectivity,
+    /// Whether the tree searches in the fast kernel's instructions.
+    modern: bool,
 }
 
 /// What one depth of the root found.
@@ -303,7 +305,16 @@ impl Searcher {
             halt,
             interrupt: None,
             selectivity: options.selectivity,
+            modern: crate::solve::modern_instructions(),
         }
+    }
+
+    /// This searcher's tree in the target's baseline instruction set,
+    /// whatever the processor (the tests hold both to the same values).
+    #[cfg(test)]
+    fn plain_kernel(mut self) -> Searcher {
+        self.modern = false;
+        self
     }
 
     /// Stops every search of this searcher, returning [`Interrupted`],
@@ -487,6 +498,7 @@ impl Searcher {
             halt: &self.halt,
             stopped: false,
             selectivity: self.selectivity,
+            modern: self.modern,
         }
     }
 

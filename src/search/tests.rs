@@ -114,6 +114,54 @@ fn estimates_equal_a_plain_minimax_at_depths_1_to_4() {
     }
 }
 
+/// The tree compiled for the target's baseline (`KIFU_SOLVER_KERNEL=plain`)
+/// gives the same estimates as the plain minimax, at every selectivity the
+/// same values and nodes as the tree in this processor's instructions (one
+/// thread, so that the nodes are the same too).
+#[test]
+fn the_baseline_instruction_set_searches_alike() {
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    one.install(baseline_alike);
+}
+
+fn baseline_alike() {
+    let w = Weights::builtin();
+    let mut rng = Rng::new(43);
+    for selectivity in [Selectivity::Off, Selectivity::Careful, Selectivity::Bold] {
+        let options = SearchOptions {
+            selectivity,
+            ..SearchOptions::with_hash(1 << 20)
+        };
+        let (fast, plain) = (
+            Searcher::new(options.clone()),
+            Searcher::new(options).plain_kernel(),
+        );
+        assert!(!plain.modern);
+        for round in 0..24 {
+            let empties = 20 + rng.below(30) as u32;
+            let pos = random_position(&mut rng, empties);
+            let depth = 1 + round % 6;
+            let (a, b) = (
+                fast.estimate(&pos, depth).unwrap(),
+                plain.estimate(&pos, depth).unwrap(),
+            );
+            assert_eq!(
+                (a.score, a.nodes, &a.best_moves),
+                (b.score, b.nodes, &b.best_moves),
+                "{pos}"
+            );
+            if selectivity == Selectivity::Off && depth <= 4 {
+                assert_eq!(b.score, minimax(w, &pos, depth), "{pos} at depth {depth}");
+            }
+            fast.clear();
+            plain.clear();
+        }
+    }
+}
+
 #[test]
 fn every_move_estimate_equals_a_plain_minimax() {
     let s = searcher();

@@ -102,6 +102,48 @@ pub(super) struct Tree<'a> {
     /// How null-window nodes may cut off on a shallow search's verdict
     /// (ProbCut); [`Selectivity::Off`] keeps the depth's minimax.
     pub selectivity: Selectivity,
+    /// Whether to search in the fast kernel's instructions
+    /// ([`crate::solve::modern_instructions`]; the same values, without
+    /// them in the target's baseline).
+    pub modern: bool,
+}
+
+/// The recursion's one call that is not inlined, compiled once for the
+/// target's baseline and once (x86-64) with the solver's fast kernel's
+/// instructions: every body below is `#[inline(always)]` and takes on the
+/// instructions of the function it lands in, so a whole search runs in
+/// one instruction set.
+#[inline(never)]
+fn plain_search(
+    t: &mut Tree<'_>,
+    player: u64,
+    opponent: u64,
+    features: &Features,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    t.search_with(player, opponent, features, depth, alpha, beta)
+}
+
+/// [`plain_search`] with POPCNT, LZCNT, BMI1, BMI2 and AVX2.
+///
+/// # Safety
+///
+/// The processor must have those instructions
+/// ([`crate::solve::modern_instructions`] says so).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+unsafe fn modern_search(
+    t: &mut Tree<'_>,
+    player: u64,
+    opponent: u64,
+    features: &Features,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    t.search_with(player, opponent, features, depth, alpha, beta)
 }
 
 /// ProbCut: from this depth on, a null-window node first asks a shallow
@@ -203,11 +245,33 @@ impl Tree<'_> {
     /// invariant).
     pub fn search(&mut self, player: u64, opponent: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         let features = Features::new(player, opponent);
-        self.search_with(player, opponent, &features, depth, alpha, beta)
+        self.descend(player, opponent, &features, depth, alpha, beta)
+    }
+
+    /// [`Tree::search_with`] in this tree's instruction set: where the
+    /// search recurses.
+    #[inline(always)]
+    fn descend(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        features: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.modern {
+            // SAFETY: `modern` is set only where `modern_instructions()`
+            // found every instruction `modern_search` is compiled with.
+            return unsafe { modern_search(self, player, opponent, features, depth, alpha, beta) };
+        }
+        plain_search(self, player, opponent, features, depth, alpha, beta)
     }
 
     /// [`Tree::search`] with the position's pattern indices at hand, as
     /// the search keeps them from node to node.
+    #[inline(always)]
     fn search_with(
         &mut self,
         player: u64,
@@ -230,7 +294,7 @@ impl Tree<'_> {
                 return final_score(player, opponent);
             }
             let passed = features.passed();
-            return -self.search_with(opponent, player, &passed, depth, -beta, -alpha);
+            return -self.descend(opponent, player, &passed, depth, -beta, -alpha);
         }
         if depth == 1 {
             return self.depth_1(player, opponent, features, legal, beta);
@@ -269,6 +333,7 @@ impl Tree<'_> {
     /// A node of depth 2 or more with legal moves: the table, the sorted
     /// moves, the principal-variation loop.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn node(
         &mut self,
         player: u64,
@@ -300,11 +365,11 @@ impl Tree<'_> {
                 (careful_depth(depth), careful_margin(depth))
             };
             let high = beta + margin;
-            if self.search_with(player, opponent, features, shallow, high - 1, high) >= high {
+            if self.descend(player, opponent, features, shallow, high - 1, high) >= high {
                 return beta;
             }
             let low = alpha - margin;
-            if self.search_with(player, opponent, features, shallow, low, low + 1) <= low {
+            if self.descend(player, opponent, features, shallow, low, low + 1) <= low {
                 return alpha;
             }
             if self.stopped {
@@ -322,11 +387,11 @@ impl Tree<'_> {
             let (p, o) = m.next(player, opponent);
             let f = features.after(usize::from(m.square), m.flips);
             let v = if i == 0 {
-                -self.search_with(p, o, &f, depth - 1, -beta, -alpha)
+                -self.descend(p, o, &f, depth - 1, -beta, -alpha)
             } else {
-                let v = -self.search_with(p, o, &f, depth - 1, -alpha - 1, -alpha);
+                let v = -self.descend(p, o, &f, depth - 1, -alpha - 1, -alpha);
                 if v > alpha && v < beta && beta - alpha > 1 {
-                    -self.search_with(p, o, &f, depth - 1, -beta, -alpha)
+                    -self.descend(p, o, &f, depth - 1, -beta, -alpha)
                 } else {
                     v
                 }
@@ -351,6 +416,7 @@ impl Tree<'_> {
     }
 
     /// Gives each move its ordering key (see [`super::order`]).
+    #[inline(always)]
     fn order(
         &mut self,
         list: &mut MoveList,
@@ -382,7 +448,7 @@ impl Tree<'_> {
                     }
                 }
                 let f = features.after(usize::from(m.square), m.flips);
-                self.search_with(p, o, &f, d, -INF, INF)
+                self.descend(p, o, &f, d, -INF, INF)
             });
         }
     }

@@ -178,6 +178,27 @@ macro_rules! with_kernel {
     }};
 }
 
+/// Whether the environment variable `KIFU_SOLVER_KERNEL=plain` keeps
+/// every search (the solver's, the midgame tree's) to the target's
+/// baseline instruction set.
+pub(crate) fn baseline_forced() -> bool {
+    std::env::var_os("KIFU_SOLVER_KERNEL").is_some_and(|k| k == "plain")
+}
+
+/// Whether searches may run in the instructions of the fast kernel
+/// (x86-64: POPCNT, LZCNT, BMI1, BMI2, AVX2): the processor has them and
+/// [`baseline_forced`] does not say otherwise.
+pub(crate) fn modern_instructions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        !baseline_forced() && kernel::Modern::detect().is_some()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// The move on a square index from the move generator (always below 64).
 fn square(x: u8) -> Move {
     Square::new(x).map_or(Move::Pass, Move::Play)
@@ -192,16 +213,13 @@ impl Solver {
     /// measuring the difference).
     #[must_use]
     pub fn new(options: SolverOptions) -> Solver {
-        let plain = std::env::var_os("KIFU_SOLVER_KERNEL").is_some_and(|k| k == "plain");
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = plain;
         Solver {
             table: Table::new(options.hash_bytes),
             interrupt: None,
             live: AtomicU64::new(0),
             evaluation: options.evaluation,
             #[cfg(target_arch = "x86_64")]
-            modern: kernel::Modern::detect().filter(|_| !plain),
+            modern: kernel::Modern::detect().filter(|_| !baseline_forced()),
         }
     }
 
