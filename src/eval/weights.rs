@@ -271,12 +271,9 @@ mod tests {
         assert!((0..PHASES).all(|p| w.folded(p).is_some()));
     }
 
-    /// With indices kept by [`Features`], the evaluation is the same to
-    /// the unit, folded or not.
-    #[test]
-    fn features_evaluate_as_a_fresh_read() {
-        let mut rng = crate::testkit::Rng::new(11);
-        let huge = Weights::from_table(
+    /// Weights whose folded sums do not fit 16 bits: evaluated unfolded.
+    fn huge_weights(rng: &mut crate::testkit::Rng) -> Weights {
+        Weights::from_table(
             (0..PHASES * PHASE_WEIGHTS)
                 .map(|i| {
                     if i % 3 == 0 {
@@ -286,7 +283,15 @@ mod tests {
                     }
                 })
                 .collect(),
-        );
+        )
+    }
+
+    /// With indices kept by [`Features`], the evaluation is the same to
+    /// the unit, folded or not.
+    #[test]
+    fn features_evaluate_as_a_fresh_read() {
+        let mut rng = crate::testkit::Rng::new(11);
+        let huge = huge_weights(&mut rng);
         for w in [Weights::builtin().unwrap(), &huge] {
             for _ in 0..2000 {
                 let p = rng.next() & rng.next();
@@ -309,17 +314,7 @@ mod tests {
                 .map(|_| rng.below(2001) as i16 - 1000)
                 .collect(),
         );
-        let huge = Weights::from_table(
-            (0..PHASES * PHASE_WEIGHTS)
-                .map(|i| {
-                    if i % 3 == 0 {
-                        30_000
-                    } else {
-                        -(rng.below(30_000) as i16)
-                    }
-                })
-                .collect(),
-        );
+        let huge = huge_weights(&mut rng);
         assert!((0..PHASES).all(|p| random.folded(p).is_some() && huge.folded(p).is_none()));
         let builtin = Weights::builtin().unwrap();
         for w in [builtin, &random, &huge] {

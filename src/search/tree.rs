@@ -32,6 +32,12 @@
 //!   and 0.7 of the standard deviation that search leaves, by depth and
 //!   empties ([`bold_margin`]): a depth 12 costs 2.6 times fewer nodes at
 //!   24–48 empties; for play under a clock, where depth is cheap.
+//!
+//! The evaluation's pattern indices ([`Features`]) go down the tree with
+//! the position, updated by each move, so a leaf only sums its weights.
+//! The recursion's one call that is not inlined ([`Tree::descend`]) is
+//! compiled for the target's baseline and, on x86-64 processors that have
+//! them, with the solver's fast kernel's instructions: the same values.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -108,43 +114,40 @@ pub(super) struct Tree<'a> {
     pub modern: bool,
 }
 
-/// The recursion's one call that is not inlined, compiled once for the
-/// target's baseline and once (x86-64) with the solver's fast kernel's
-/// instructions: every body below is `#[inline(always)]` and takes on the
-/// instructions of the function it lands in, so a whole search runs in
-/// one instruction set.
-#[inline(never)]
-fn plain_search(
-    t: &mut Tree<'_>,
-    player: u64,
-    opponent: u64,
-    features: &Features,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
-) -> i32 {
-    t.search_with(player, opponent, features, depth, alpha, beta)
+/// Defines one of the recursion's entries ([`Tree::descend`] calls them):
+/// [`Tree::search_with`] with every body below inlined into it, so that it
+/// takes on the entry's instructions.
+macro_rules! entry {
+    ($(#[$attr:meta])* $name:ident) => {
+        $(#[$attr])*
+        fn $name(
+            t: &mut Tree<'_>,
+            player: u64,
+            opponent: u64,
+            features: &Features,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+        ) -> i32 {
+            t.search_with(player, opponent, features, depth, alpha, beta)
+        }
+    };
 }
 
-/// [`plain_search`] with POPCNT, LZCNT, BMI1, BMI2 and AVX2.
-///
-/// # Safety
-///
-/// The processor must have those instructions
-/// ([`crate::solve::modern_instructions`] says so).
+entry!(
+    /// The recursion's one call that is not inlined, for the target's
+    /// baseline instruction set.
+    #[inline(never)]
+    plain_search
+);
+
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-unsafe fn modern_search(
-    t: &mut Tree<'_>,
-    player: u64,
-    opponent: u64,
-    features: &Features,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
-) -> i32 {
-    t.search_with(player, opponent, features, depth, alpha, beta)
-}
+entry!(
+    /// [`plain_search`] with POPCNT, LZCNT, BMI1, BMI2 and AVX2: only for
+    /// a processor that has them ([`crate::solve::modern_instructions`]).
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    modern_search
+);
 
 /// ProbCut: from this depth on, a null-window node first asks a shallow
 /// search whether the window is far from its value.
