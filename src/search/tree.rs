@@ -122,12 +122,10 @@ macro_rules! entry {
         $(#[$attr])*
         fn $name(
             t: &mut Tree<'_>,
-            player: u64,
-            opponent: u64,
+            (player, opponent): (u64, u64),
             features: &Features,
             depth: u32,
-            alpha: i32,
-            beta: i32,
+            (alpha, beta): (i32, i32),
         ) -> i32 {
             t.search_with(player, opponent, features, depth, alpha, beta)
         }
@@ -248,28 +246,27 @@ impl Tree<'_> {
     /// invariant).
     pub fn search(&mut self, player: u64, opponent: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         let features = Features::new(player, opponent);
-        self.descend(player, opponent, &features, depth, alpha, beta)
+        self.descend((player, opponent), &features, depth, (alpha, beta))
     }
 
-    /// [`Tree::search_with`] in this tree's instruction set: where the
-    /// search recurses.
+    /// [`Tree::search_with`] in this tree's instruction set, for a
+    /// position (the side to move's discs, the other's) and a window
+    /// (`alpha, beta`): where the search recurses.
     #[inline(always)]
     fn descend(
         &mut self,
-        player: u64,
-        opponent: u64,
+        at: (u64, u64),
         features: &Features,
         depth: u32,
-        alpha: i32,
-        beta: i32,
+        window: (i32, i32),
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if self.modern {
             // SAFETY: `modern` is set only where `modern_instructions()`
             // found every instruction `modern_search` is compiled with.
-            return unsafe { modern_search(self, player, opponent, features, depth, alpha, beta) };
+            return unsafe { modern_search(self, at, features, depth, window) };
         }
-        plain_search(self, player, opponent, features, depth, alpha, beta)
+        plain_search(self, at, features, depth, window)
     }
 
     /// [`Tree::search`] with the position's pattern indices at hand, as
@@ -297,7 +294,7 @@ impl Tree<'_> {
                 return final_score(player, opponent);
             }
             let passed = features.passed();
-            return -self.descend(opponent, player, &passed, depth, -beta, -alpha);
+            return -self.descend((opponent, player), &passed, depth, (-beta, -alpha));
         }
         if depth == 1 {
             return self.depth_1(player, opponent, features, legal, beta);
@@ -368,11 +365,12 @@ impl Tree<'_> {
                 (careful_depth(depth), careful_margin(depth))
             };
             let high = beta + margin;
-            if self.descend(player, opponent, features, shallow, high - 1, high) >= high {
+            let at = (player, opponent);
+            if self.descend(at, features, shallow, (high - 1, high)) >= high {
                 return beta;
             }
             let low = alpha - margin;
-            if self.descend(player, opponent, features, shallow, low, low + 1) <= low {
+            if self.descend(at, features, shallow, (low, low + 1)) <= low {
                 return alpha;
             }
             if self.stopped {
@@ -390,11 +388,11 @@ impl Tree<'_> {
             let (p, o) = m.next(player, opponent);
             let f = features.after(usize::from(m.square), m.flips);
             let v = if i == 0 {
-                -self.descend(p, o, &f, depth - 1, -beta, -alpha)
+                -self.descend((p, o), &f, depth - 1, (-beta, -alpha))
             } else {
-                let v = -self.descend(p, o, &f, depth - 1, -alpha - 1, -alpha);
+                let v = -self.descend((p, o), &f, depth - 1, (-alpha - 1, -alpha));
                 if v > alpha && v < beta && beta - alpha > 1 {
-                    -self.descend(p, o, &f, depth - 1, -beta, -alpha)
+                    -self.descend((p, o), &f, depth - 1, (-beta, -alpha))
                 } else {
                     v
                 }
@@ -451,7 +449,7 @@ impl Tree<'_> {
                     }
                 }
                 let f = features.after(usize::from(m.square), m.flips);
-                self.descend(p, o, &f, d, -INF, INF)
+                self.descend((p, o), &f, d, (-INF, INF))
             });
         }
     }
