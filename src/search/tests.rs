@@ -10,15 +10,18 @@ use crate::testkit::Rng;
 /// plain negamax over the public `Position` API: no pruning, no table,
 /// no ordering.
 fn minimax(w: Option<&Weights>, pos: &Position, depth: u32) -> i32 {
-    if pos.is_game_over() {
-        return final_score(pos) * SCALE;
-    }
     if depth == 0 {
         let (p, o) = pos.relative();
+        if pos.board().empty().count() == 0 || p == 0 || o == 0 {
+            return final_score(pos) * SCALE;
+        }
         return match w {
             Some(w) => w.evaluate(p, o),
             None => (p.count_ones() as i32 - o.count_ones() as i32) * SCALE,
         };
+    }
+    if pos.is_game_over() {
+        return final_score(pos) * SCALE;
     }
     let legal = pos.legal_moves();
     if legal.is_empty() {
