@@ -25,8 +25,14 @@
 //! Selectivity (ProbCut, unless [`Selectivity::Off`]): a null-window
 //! node of depth 4 or more first searches itself less deep, and cuts off
 //! when that value lies a margin beyond the window on either side. Its
-//! results are then bounds of a selective search, not of the minimax —
-//! still a function of the position and depth alone. Two settings:
+//! results are then bounds of a selective search, not of the minimax.
+//! A cut-off depends on the window it was asked with, so a table holding
+//! bounds found under other windows can move a selective estimate: one
+//! search repeats its answers, but searches sharing a table side by side
+//! (`kifu analyze`, whose games and positions run on every thread) can
+//! differ between runs by a disc or so (measured: 11 of 91 games of a
+//! WTH_2014 shard changed a player's midgame loss by 1–4 discs between
+//! two runs). Two settings:
 //! - [`Selectivity::Careful`]: a search about a quarter as deep, a margin
 //!   of 5 discs and a quarter disc a depth (about two standard deviations
 //!   of the deep value around the shallow one). Measured on 7 positions
