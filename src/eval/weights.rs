@@ -116,11 +116,7 @@ impl Weights {
                 }
                 sum
             }
-            None => {
-                let mut sum = 0;
-                self.evaluate_unfolded(player, opponent, phase * PHASE_WEIGHTS, &mut sum);
-                sum
-            }
+            None => self.evaluate(player, opponent),
         }
     }
 

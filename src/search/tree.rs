@@ -246,7 +246,7 @@ impl Tree<'_> {
     fn evaluate_with(&self, player: u64, opponent: u64, features: &Features) -> i32 {
         match self.weights {
             Some(w) => w.evaluate_features(player, opponent, features),
-            None => (player.count_ones() as i32 - opponent.count_ones() as i32) * SCALE,
+            None => evaluate(None, player, opponent),
         }
     }
 
