@@ -381,7 +381,9 @@ fn solve_end(solver: &Solver, ending: &Ending) -> Result<Option<GameAnalysis>, I
                 v
             }
         };
-        let (after_value, n) = solver.value(&step.after, -best_value)?;
+        // No move is worth more than its position: a best move's value is
+        // proved by one null-window search.
+        let (after_value, n) = solver.value_at_least(&step.after, -best_value)?;
         game.nodes += n;
         let value = -after_value;
         let solution = if ending.best_moves {
@@ -496,9 +498,20 @@ pub fn analyze_midgame(
     Ok(game)
 }
 
+/// The most a move's search before the exact part takes for its own
+/// transposition table (less when the searcher's is smaller).
+const JUDGING_TABLE_BYTES: usize = 8 << 20;
+
+/// Moves judged one after another on one table (each search leaves the
+/// next its best moves), the runs in parallel.
+const JUDGING_RUN: usize = 8;
+
 /// The moves of `steps`, before the exact part, judged by a depth-`depth`
 /// search ([`estimate_step`]), in parallel on the current rayon pool (in
-/// order on a pool of one thread), then summed into `game` in order.
+/// order on a pool of one thread), then summed into `game` in order. Each
+/// move is searched on a cleared table of its own (see
+/// [`Searcher::on_own_table`]), so a game's estimates do not depend on
+/// the threads or on the games beside it.
 fn judge_all(
     searcher: &Searcher,
     depth: u32,
@@ -506,10 +519,23 @@ fn judge_all(
     game: &mut GameAnalysis,
 ) -> Result<(), Interrupted> {
     use rayon::prelude::*;
-    let estimates = steps
-        .par_iter()
-        .map(|step| estimate_step(searcher, depth, step))
+    // Each move on a cleared table of its own: the same estimates
+    // whatever the threads, the order they ran in and the other games.
+    let bytes = searcher.table_bytes().min(JUDGING_TABLE_BYTES);
+    let chunks = steps
+        .par_chunks(JUDGING_RUN)
+        .map_init(
+            || searcher.on_own_table(bytes),
+            |own, run| {
+                own.clear();
+                run.iter()
+                    .map(|step| estimate_step(own, depth, step))
+                    .collect::<Result<Vec<_>, _>>()
+            },
+        )
         .collect::<Result<Vec<_>, _>>()?;
+    let estimates = chunks.into_iter().flatten();
+
     for (step, (here, after)) in steps.iter().zip(estimates) {
         game.nodes += here.nodes + after.as_ref().map_or(0, |a| a.nodes);
         let (value, exact) = match &after {
@@ -693,5 +719,63 @@ mod tests {
             theoretical_black_score(&solver, &short, &report, 20).unwrap(),
             None
         );
+    }
+
+    /// The midgame estimates of a game: the same judged alone on one
+    /// thread as judged beside other games on two threads, one searcher
+    /// (its shared table full of their bounds) for all, ProbCut's
+    /// cut-offs included.
+    #[test]
+    fn a_games_estimates_depend_on_nothing_but_the_game() {
+        use crate::search::{SearchOptions, Selectivity};
+        use crate::testkit::{random_game, Play, Rng};
+        use rayon::prelude::*;
+        let mut rng = Rng::new(1977);
+        let play = Play {
+            stop: 0,
+            written_passes: 0,
+            odd_start: 0,
+        };
+        let games: Vec<GameRecord> = (0..12).map(|_| random_game(&mut rng, play)).collect();
+        let judging = Judging {
+            empties: 14,
+            depth: 8,
+            best_moves: false,
+        };
+        let searcher = || {
+            Searcher::new(SearchOptions {
+                selectivity: Selectivity::Careful,
+                ..SearchOptions::with_hash(1 << 20)
+            })
+        };
+        let values = |a: GameAnalysis| {
+            a.moves
+                .iter()
+                .map(|m| (m.best_value, m.value, m.best_moves.clone()))
+                .collect::<Vec<_>>()
+        };
+        let pool = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        };
+        let alone: Vec<_> = pool(1).install(|| {
+            games
+                .iter()
+                .map(|g| values(analyze_midgame(&searcher(), g, &judging).unwrap()))
+                .collect()
+        });
+        let shared = searcher();
+        let together: Vec<_> = pool(2).install(|| {
+            games
+                .par_iter()
+                .map(|g| values(analyze_midgame(&shared, g, &judging).unwrap()))
+                .collect()
+        });
+        assert!(alone.iter().all(|moves| moves.len() > 30));
+        for (i, (a, t)) in alone.iter().zip(&together).enumerate() {
+            assert_eq!(a, t, "game {i}");
+        }
     }
 }

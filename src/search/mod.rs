@@ -255,7 +255,8 @@ pub fn discs(score: i32) -> i32 {
 /// thread, and the root's moves are split over the current rayon pool.
 pub struct Searcher {
     table: Table,
-    solver: Solver,
+    /// Shared with the searchers [`Searcher::on_own_table`] makes.
+    solver: Arc<Solver>,
     weights: Option<&'static Weights>,
     /// Set to stop the search in progress (a deadline, an interrupt);
     /// the solver shares it.
@@ -300,12 +301,33 @@ impl Searcher {
         solver.set_interrupt(Arc::clone(&halt));
         Searcher {
             table: Table::new(options.hash_bytes),
-            solver,
+            solver: Arc::new(solver),
             weights,
             halt,
             interrupt: None,
             selectivity: options.selectivity,
             modern: crate::solve::modern_instructions(),
+        }
+    }
+
+    /// A searcher as this one (evaluation, selectivity, interrupt, the
+    /// same exact solver) on a transposition table of its own of about
+    /// `bytes`. A selective search's estimate depends on what its table
+    /// holds (ProbCut's cut-offs depend on the window, and the table keeps
+    /// bounds found in other windows): searches that share one table in
+    /// parallel give estimates that depend on the order the threads ran
+    /// in. A private table, [cleared](Searcher::clear) before each job,
+    /// makes every estimate a function of its position and depth alone.
+    #[must_use]
+    pub fn on_own_table(&self, bytes: usize) -> Searcher {
+        Searcher {
+            table: Table::new(bytes),
+            solver: Arc::clone(&self.solver),
+            weights: self.weights,
+            halt: Arc::clone(&self.halt),
+            interrupt: self.interrupt.clone(),
+            selectivity: self.selectivity,
+            modern: self.modern,
         }
     }
 

@@ -346,13 +346,33 @@ impl Solver {
         with_kernel!(self, k => self.run((p, o), |s| root::exact(k, s, p, o, guess)))
     }
 
+    /// The exact value of `position` when it is known to be at least
+    /// `floor`, and the positions searched: the value of a move's
+    /// position, `floor` the negated value of the position before the
+    /// move (no move is worth more than its position). A best move's
+    /// value is proved by one null-window search at the floor, in far
+    /// fewer nodes than [`Solver::value`] takes; a `floor` above the
+    /// value gives `floor` or less (a bound), never a value above it.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the interrupt flag was set.
+    pub fn value_at_least(
+        &self,
+        position: &Position,
+        floor: i32,
+    ) -> Result<(i32, u64), Interrupted> {
+        let (p, o) = position.relative();
+        with_kernel!(self, k => self.run((p, o), |s| root::exact_from_floor(k, s, p, o, floor)))
+    }
+
     /// The value the selective pass finds (a guess), from `guess`.
     #[cfg(test)]
     fn selective_pass(&self, position: &Position, guess: i32) -> Result<(i32, u64), Interrupted> {
         let (p, o) = position.relative();
         with_kernel!(self, k => self.run((p, o), |s| {
             s.level = nws::PASS;
-            let v = root::aspiration(k, s, p, o, guess);
+            let v = root::aspiration(k, s, p, o, guess, root::FLOORLESS);
             s.level = 0;
             v
         }))
@@ -466,7 +486,7 @@ impl Solver {
                 Some(false) => moves.push(MoveValue { mv: Move::Pass, value }),
                 Some(true) => {
                     for (x, cp, co) in root::children(p, o) {
-                        let v = -root::exact(k, s, cp, co, -value);
+                        let v = -root::exact_from_floor(k, s, cp, co, -value);
                         moves.push(MoveValue { mv: square(x), value: v });
                     }
                 }

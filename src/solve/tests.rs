@@ -755,3 +755,43 @@ fn a_selective_pass_gives_a_value_and_leaves_the_exact_search_alone() {
         }
     }
 }
+
+/// A move's value from its position's floor: the value itself for any
+/// floor at or below it (one null-window search when the floor is the
+/// value), a bound of at most the floor for a floor above it; from 20
+/// empties too, where the selective pass runs first.
+#[test]
+fn the_value_from_a_floor_is_the_value() {
+    let mut rng = Rng::new(4040);
+    for i in 0..40 {
+        let n = 4 + rng.below(7) as u32;
+        let pos = random_position(&mut rng, n);
+        let exact = minimax(&pos);
+        let solver = solver();
+        for floor in [exact, exact - 2, exact - 10, -64, -200] {
+            let (v, _) = solver.value_at_least(&pos, floor).unwrap();
+            assert_eq!(v, exact, "{pos} floor {floor}");
+        }
+        if exact < 64 {
+            let floor = exact + 2 * (1 + (i % 3) as i32);
+            let fresh = Solver::new(SolverOptions::with_hash(1 << 16));
+            let (v, _) = fresh.value_at_least(&pos, floor).unwrap();
+            assert!(v <= floor, "{pos} floor {floor}: {v}");
+        }
+    }
+    for _ in 0..2 {
+        let pos = random_position(&mut rng, root::PRESEARCH_MIN);
+        let plain = Solver::new(SolverOptions::with_hash(8 << 20));
+        let Bound::Exact(exact) = plain.bound(&pos, -65, 65).unwrap().0 else {
+            panic!("the full window gives the value");
+        };
+        for floor in [exact, exact - 4] {
+            let solver = Solver::new(SolverOptions::with_hash(8 << 20));
+            assert_eq!(
+                solver.value_at_least(&pos, floor).unwrap().0,
+                exact,
+                "{pos}"
+            );
+        }
+    }
+}
