@@ -773,7 +773,7 @@ fn the_value_from_a_floor_is_the_value() {
             assert_eq!(v, exact, "{pos} floor {floor}");
         }
         if exact < 64 {
-            let floor = exact + 2 * (1 + (i % 3) as i32);
+            let floor = exact + 2 * (1 + i % 3);
             let fresh = Solver::new(SolverOptions::with_hash(1 << 16));
             let (v, _) = fresh.value_at_least(&pos, floor).unwrap();
             assert!(v <= floor, "{pos} floor {floor}: {v}");
