@@ -29,10 +29,10 @@
 //! A cut-off depends on the window it was asked with, so a table holding
 //! bounds found under other windows can move a selective estimate: one
 //! search repeats its answers, but searches sharing a table side by side
-//! (`kifu analyze`, whose games and positions run on every thread) can
-//! differ between runs by a disc or so (measured: 11 of 91 games of a
-//! WTH_2014 shard changed a player's midgame loss by 1–4 discs between
-//! two runs). Two settings:
+//! would differ between runs by a disc or so (11 of 91 games of a
+//! WTH_2014 shard, when `kifu analyze` ran every game's positions on one
+//! table). Whole-game analysis therefore judges a game's moves on cleared
+//! tables of their own ([`super::Searcher::on_own_table`]). Two settings:
 //! - [`Selectivity::Careful`]: a search about a quarter as deep, a margin
 //!   of 5 discs and a quarter disc a depth (about two standard deviations
 //!   of the deep value around the shallow one). Measured on 7 positions
