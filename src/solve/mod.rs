@@ -350,9 +350,9 @@ impl Solver {
     /// `floor`, and the positions searched: the value of a move's
     /// position, `floor` the negated value of the position before the
     /// move (no move is worth more than its position). A best move's
-    /// value is proved by one null-window search at the floor, in far
-    /// fewer nodes than [`Solver::value`] takes; a `floor` above the
-    /// value gives `floor` or less (a bound), never a value above it.
+    /// value is proved by one null-window search at the floor, and a worse
+    /// one's is searched only above it; a `floor` above the value gives
+    /// `floor` or less (a bound), never a value above it.
     ///
     /// # Errors
     ///
