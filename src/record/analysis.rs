@@ -519,8 +519,9 @@ fn judge_all(
     game: &mut GameAnalysis,
 ) -> Result<(), Interrupted> {
     use rayon::prelude::*;
-    // Each move on a cleared table of its own: the same estimates
-    // whatever the threads, the order they ran in and the other games.
+    // Each run of moves on a cleared table of its own: the same
+    // estimates whatever the threads, the order they ran in and the
+    // other games.
     let bytes = searcher.table_bytes().min(JUDGING_TABLE_BYTES);
     let chunks = steps
         .par_chunks(JUDGING_RUN)
@@ -535,7 +536,6 @@ fn judge_all(
         )
         .collect::<Result<Vec<_>, _>>()?;
     let estimates = chunks.into_iter().flatten();
-
     for (step, (here, after)) in steps.iter().zip(estimates) {
         game.nodes += here.nodes + after.as_ref().map_or(0, |a| a.nodes);
         let (value, exact) = match &after {
