@@ -498,8 +498,8 @@ pub fn analyze_midgame(
     Ok(game)
 }
 
-/// The most a move's search before the exact part takes for its own
-/// transposition table (less when the searcher's is smaller).
+/// The most a run of [`JUDGING_RUN`] moves before the exact part takes
+/// for its own transposition table (less when the searcher's is smaller).
 const JUDGING_TABLE_BYTES: usize = 8 << 20;
 
 /// Moves judged one after another on one table (each search leaves the
@@ -509,9 +509,9 @@ const JUDGING_RUN: usize = 8;
 /// The moves of `steps`, before the exact part, judged by a depth-`depth`
 /// search ([`estimate_step`]), in parallel on the current rayon pool (in
 /// order on a pool of one thread), then summed into `game` in order. Each
-/// move is searched on a cleared table of its own (see
-/// [`Searcher::on_own_table`]), so a game's estimates do not depend on
-/// the threads or on the games beside it.
+/// run of [`JUDGING_RUN`] consecutive moves is searched on a cleared table
+/// of its own (see [`Searcher::on_own_table`]), so a game's estimates do
+/// not depend on the threads or on the games beside it.
 fn judge_all(
     searcher: &Searcher,
     depth: u32,
@@ -519,9 +519,6 @@ fn judge_all(
     game: &mut GameAnalysis,
 ) -> Result<(), Interrupted> {
     use rayon::prelude::*;
-    // Each run of moves on a cleared table of its own: the same
-    // estimates whatever the threads, the order they ran in and the
-    // other games.
     let bytes = searcher.table_bytes().min(JUDGING_TABLE_BYTES);
     let chunks = steps
         .par_chunks(JUDGING_RUN)
