@@ -98,7 +98,7 @@ pub fn analyze_part<'py>(
     }
     let inputs = inputs::inputs(py, paths, format, filters)?;
     py.detach(|| {
-        let solver = kifu::jobs::solver(hash_mb);
+        let solver = kifu::jobs::analysis_solver(hash_mb, empties);
         let searcher =
             (depth > 0).then(|| kifu::jobs::searcher_with(hash_mb, selectivity, weights));
         // As `kifu analyze`: the best moves only where they are written.

@@ -167,7 +167,7 @@ pub fn analyze<'py>(
     let (results, notes) = py
         .detach(|| {
             let mut notes = Vec::new();
-            let solver = kifu::jobs::solver(hash_mb);
+            let solver = kifu::jobs::analysis_solver(hash_mb, empties);
             let searcher =
                 (depth > 0).then(|| kifu::jobs::searcher_with(hash_mb, selectivity, weights));
             let judging = kifu::record::analysis::Judging {

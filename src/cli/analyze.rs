@@ -71,7 +71,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "shard")]
     unique: bool,
 
-    /// The solver's transposition table, in MB.
+    /// The solver's transposition table, in MB, at most: from 20 empties
+    /// or fewer 16 MB is all it uses, twice that for each empty beyond.
     #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB)]
     hash: usize,
 
@@ -448,7 +449,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let weights = super::io::weights_or_builtin(args.weights.as_deref())?;
     let engine = SolverArgs {
         threads: args.input.jobs,
-        hash: args.hash,
+        hash: kifu::jobs::analysis_hash_mb(args.hash, args.empties),
     }
     .start()?;
     let out = BufWriter::new(io::stdout().lock());

@@ -58,7 +58,8 @@ pub struct Args {
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=kifu::jobs::MAX_DEPTH as i64))]
     midgame: Option<u32>,
 
-    /// The solver's (and the midgame search's) tables, in MB.
+    /// The solver's (and the midgame search's) tables, in MB; the
+    /// solver's at most (see `kifu analyze --help`).
     #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB)]
     hash: usize,
 
@@ -262,7 +263,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         bail!("--midgame counts by player: use it with --by player");
     }
     let selection = args.input.selection(by == By::Opening)?;
-    let solver = args.endgame.map(|_| kifu::jobs::solver(args.hash));
+    let solver = args
+        .endgame
+        .map(|empties| kifu::jobs::analysis_solver(args.hash, empties));
     let searcher = args
         .midgame
         .map(|_| kifu::jobs::searcher(args.hash, kifu::search::Selectivity::default()));
