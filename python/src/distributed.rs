@@ -178,7 +178,7 @@ pub fn positions_part<'py>(
     let inputs = inputs::inputs(py, paths, format, filters)?;
     py.detach(|| {
         let selection = inputs.selection(false)?;
-        let solver = exact.then(|| kifu::jobs::solver(hash_mb));
+        let solver = exact.then(|| kifu::jobs::analysis_solver(hash_mb, u32::from(range.max)));
         let options = positions::Options {
             empties: range,
             symmetries,

@@ -80,7 +80,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Scoring::Final)]
     score: Scoring,
 
-    /// The solver's transposition table for --score exact, in MB.
+    /// The solver's transposition table for --score exact, in MB, at
+    /// most: 16 MB when B is at most 20, twice that for each empty beyond.
     #[arg(long, value_name = "MB", default_value_t = kifu::jobs::DEFAULT_HASH_MB)]
     hash: usize,
 
@@ -427,7 +428,8 @@ pub fn run(args: Args) -> Result<Outcome> {
             }
         }
     }
-    let solver = (args.score == Scoring::Exact).then(|| kifu::jobs::solver(args.hash));
+    let solver = (args.score == Scoring::Exact)
+        .then(|| kifu::jobs::analysis_solver(args.hash, u32::from(empties.max)));
     let mut sink = match to {
         To::Csv | To::Jsonl => {
             let mut out = Output::open(args.output.as_deref())?;

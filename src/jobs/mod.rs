@@ -68,8 +68,8 @@ pub fn solver(hash_mb: usize) -> Solver {
     ))
 }
 
-/// The solver's table when games are judged exactly from `empties` empty
-/// squares on, in MiB: at most `hash_mb` (`--hash`), and no more than
+/// The solver's table when games are judged (or their positions scored)
+/// exactly from `empties` empty squares on, in MiB: at most `hash_mb` (`--hash`), and no more than
 /// such solves use: [`ANALYSIS_TABLE_MB`] from 20 empties or fewer, twice
 /// as much for each empty square beyond (256 MiB from 24).
 pub fn analysis_hash_mb(hash_mb: usize, empties: u32) -> usize {
