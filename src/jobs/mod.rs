@@ -69,9 +69,10 @@ pub fn solver(hash_mb: usize) -> Solver {
 }
 
 /// The solver's table when games are judged (or their positions scored)
-/// exactly from `empties` empty squares on, in MiB: at most `hash_mb` (`--hash`), and no more than
-/// such solves use: [`ANALYSIS_TABLE_MB`] from 20 empties or fewer, twice
-/// as much for each empty square beyond (256 MiB from 24).
+/// exactly from `empties` empty squares on, in MiB: at most `hash_mb`
+/// (`--hash`), and no more than such solves use: [`ANALYSIS_TABLE_MB`]
+/// from 20 empties or fewer, twice as much for each empty square beyond
+/// (256 MiB from 24).
 pub fn analysis_hash_mb(hash_mb: usize, empties: u32) -> usize {
     let used = ANALYSIS_TABLE_MB << empties.saturating_sub(20).min(16);
     hash_mb.min(used).max(1)
@@ -80,8 +81,8 @@ pub fn analysis_hash_mb(hash_mb: usize, empties: u32) -> usize {
 /// The table of [`analysis_hash_mb`] from 20 empties or fewer. A game's
 /// position at 20 empties is solved with about 115 K table nodes; on
 /// WTHOR games a 4 or 16 MiB table solves them as fast as 256 MiB (see
-/// docs/performance.md), and a single game no longer waits for 256 MiB
-/// to be mapped (0.14 s instead of 0.41 s from 20 empties).
+/// docs/performance.md), with a quarter of the memory, and a single game
+/// no longer waits for 256 MiB to be mapped first.
 pub const ANALYSIS_TABLE_MB: usize = 16;
 
 /// A solver for judging games exactly from `empties` empty squares on:
