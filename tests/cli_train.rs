@@ -107,6 +107,19 @@ fn labels_searched_with_given_weights_are_named_and_repeat() {
     assert_ne!(weights, first);
     let (again, _) = small_run_with(&dir, "again", &more);
     assert_eq!(weights, again);
+    // Only the early positions searched: some labels propagated still,
+    // fewer searched, and the manifest says from where.
+    let from: [&std::ffi::OsStr; 2] = ["--search-from".as_ref(), "40".as_ref()];
+    let early = [&more[..], &from[..]].concat();
+    let (_, text) = small_run_with(&dir, "early", &early);
+    let partly = kifu::eval::manifest::Manifest::from_json(&text).unwrap();
+    assert!(partly.labels.searched > 0 && partly.labels.propagated > 0);
+    assert_eq!(
+        partly.labels.searched + partly.labels.propagated,
+        manifest.labels.searched
+    );
+    assert_eq!(partly.parameters.search_from, Some(40));
+    assert!(partly.labels.method.contains("at least 40 empties"));
     // The depth needs the weights, and the weights must read.
     kifu()
         .args(["train-eval", "x.wtb", "-o"])

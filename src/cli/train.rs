@@ -28,8 +28,9 @@ use super::{report, Outcome};
 /// exact labels start and are played to the end by a fixed weight-free
 /// player, labelled the same way. --search-depth D labels the positions
 /// before the exact ones by a depth-D search with --label-weights
-/// instead (--search-share blends the two). The weights, one table per
-/// phase of two empties, are fitted by least squares and written
+/// instead (--search-share blends the two; --search-from N searches
+/// only the positions with N empties or more). The weights, one table
+/// per phase of two empties, are fitted by least squares and written
 /// compressed (zstd); --manifest records the inputs' SHA-256, every
 /// parameter and the weights' SHA-256. The crate's file is made by
 /// scripts/train-eval.sh (see src/eval/manifest.json for its command).
@@ -101,6 +102,12 @@ pub struct Args {
     #[arg(long, value_name = "PCT", default_value_t = 100, requires = "search_depth",
           value_parser = clap::value_parser!(u8).range(0..=100))]
     search_share: u8,
+
+    /// Search only the positions with at least this many empty squares
+    /// (the rest before the exact ones keep the exact value later on
+    /// their line).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "search_depth")]
+    search_from: u32,
 
     /// Each labelling solver's transposition table, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 16)]
@@ -237,6 +244,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 weights,
                 depth,
                 args.search_share,
+                args.search_from,
                 args.hash << 20,
                 &|done| progress.heard(done),
             )
@@ -303,6 +311,10 @@ pub fn run(args: Args) -> Result<Outcome> {
                 reach: args.reach,
                 search_depth: args.search_depth,
                 search_share: args.search_depth.map(|_| args.search_share),
+                search_from: args
+                    .search_depth
+                    .and(Some(args.search_from))
+                    .filter(|&n| n > 0),
                 seed: args.seed,
                 epochs: args.epochs,
                 window: args.window,
@@ -391,18 +403,26 @@ fn label_method(args: &Args) -> String {
          end), seen from the earlier position's side to move",
         args.exact_empties
     );
-    match args.search_depth {
-        None => format!("{exact}; propagated: {propagated}"),
-        Some(depth) if args.search_share == 100 => format!(
-            "{exact}; searched: before that, a depth-{depth} search (careful selectivity) with \
-             the label weights"
-        ),
-        Some(depth) => format!(
-            "{exact}; searched: before that, {}% a depth-{depth} search (careful selectivity) \
-             with the label weights and {}% {propagated}",
+    let Some(depth) = args.search_depth else {
+        return format!("{exact}; propagated: {propagated}");
+    };
+    let (which, rest) = if args.search_from > 0 {
+        (
+            format!("positions with at least {} empties", args.search_from),
+            format!("; propagated: the others before the exact ones, {propagated}"),
+        )
+    } else {
+        ("before that".to_string(), String::new())
+    };
+    let search = format!("a depth-{depth} search (careful selectivity) with the label weights");
+    if args.search_share == 100 {
+        format!("{exact}; searched: {which}, {search}{rest}")
+    } else {
+        format!(
+            "{exact}; searched: {which}, {}% {search} and {}% {propagated}{rest}",
             args.search_share,
             100 - args.search_share
-        ),
+        )
     }
 }
 

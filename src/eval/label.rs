@@ -172,9 +172,10 @@ pub fn label(
     chunks.concat()
 }
 
-/// Relabels every position of `labelled` whose label is not exact by a
-/// `depth`-move search on `weights` (the midgame search, careful
-/// selectivity): the search's estimate in whole discs replaces the
+/// Relabels every position of `labelled` whose label is not exact and
+/// that has at least `from_empties` empty squares by a `depth`-move
+/// search on `weights` (the midgame search, careful selectivity): the
+/// search's estimate in whole discs replaces the
 /// propagated value, weighted `share` percent against it (100: the
 /// search alone). The exact labels stay. Deterministic: the positions
 /// go in fixed chunks, each searched in order by a searcher of its own
@@ -187,6 +188,7 @@ pub fn relabel_by_search(
     weights: &'static Weights,
     depth: u32,
     share: u8,
+    from_empties: u32,
     hash_bytes: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> usize {
@@ -203,7 +205,10 @@ pub fn relabel_by_search(
             };
             let searcher = Searcher::with_weights(options, Some(weights));
             let mut relabelled = 0;
-            for l in chunk.iter_mut().filter(|l| !l.exact) {
+            let wanted = |l: &Labelled| {
+                !l.exact && 64 - (l.sample.player | l.sample.opponent).count_ones() >= from_empties
+            };
+            for l in chunk.iter_mut().filter(|l| wanted(l)) {
                 let (p, o) = (l.sample.player, l.sample.opponent);
                 let Ok(estimate) = searcher.estimate(&position(p, o, Color::Black), depth) else {
                     unreachable!("a labelling searcher has no interrupt flag")
@@ -482,7 +487,7 @@ mod tests {
         let propagated = label(&lines, &options, &|_| {});
         let searched_by = |share: u8| {
             let mut l = propagated.clone();
-            let n = relabel_by_search(&mut l, weights, 2, share, 1 << 20, &|_| {});
+            let n = relabel_by_search(&mut l, weights, 2, share, 0, 1 << 20, &|_| {});
             (l, n)
         };
         let (searched, n) = searched_by(100);
@@ -519,6 +524,23 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(one.install(|| searched_by(100)).0, searched);
+        // From 50 empties: only the earlier positions change.
+        let mut early = propagated.clone();
+        let n = relabel_by_search(&mut early, weights, 2, 100, 50, 1 << 20, &|_| {});
+        let empties = |l: &Labelled| 64 - (l.sample.player | l.sample.opponent).count_ones();
+        assert!(n > 0 && n < searched.len());
+        for ((e, s), p) in early.iter().zip(&searched).zip(&propagated) {
+            let expected = if empties(p) >= 50 { s } else { p };
+            assert_eq!(e, expected);
+        }
+        assert_eq!(
+            n,
+            early
+                .iter()
+                .zip(&propagated)
+                .filter(|(_, p)| !p.exact && empties(p) >= 50)
+                .count()
+        );
     }
 
     #[test]

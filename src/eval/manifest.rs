@@ -50,6 +50,10 @@ pub struct Parameters {
     /// propagated value).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_share: Option<u8>,
+    /// The searched positions' fewest empty squares, when not every
+    /// position before the exact ones is searched (`--search-from`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_from: Option<u32>,
     /// The seed of the generated lines.
     pub seed: u64,
     /// Rounds of the fit.
