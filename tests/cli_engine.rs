@@ -13,10 +13,16 @@ fn game(moves: &str, clock: &str) -> String {
 
 /// Runs a session, its lines joined, and returns the engine's lines.
 fn session(lines: &[String]) -> Vec<String> {
+    session_with(&[], lines)
+}
+
+/// [`session`] with more flags for `kifu engine`.
+fn session_with(flags: &[&str], lines: &[String]) -> Vec<String> {
     let mut input = lines.join("\n");
     input.push('\n');
     let out = kifu()
         .args(["engine", "--hash", "8"])
+        .args(flags)
         .write_stdin(input)
         .assert()
         .code(0)
@@ -182,6 +188,17 @@ fn the_end_is_solved_and_a_clock_bounds_the_time() {
     ]);
     let hint = &out[2];
     assert!(hint.ends_with(" 100%"), "{hint}");
+    // Told to solve only from 10 empties, the same hint is an estimate
+    // of the set depth.
+    let later = session_with(
+        &["--exact-from", "10"],
+        &[
+            "set depth 8".to_owned(),
+            game(&record, ""),
+            "hint 1".to_owned(),
+        ],
+    );
+    assert!(later[2].ends_with(" 8"), "{}", later[2]);
     let go = &out[4];
     assert!(legal_after("").contains(&played(go)), "{go}");
     let seconds: f64 = go.rsplit('/').next().unwrap().parse().unwrap();

@@ -61,6 +61,12 @@ pub struct Args {
     #[arg(long, conflicts_with = "selectivity")]
     full_width: bool,
 
+    /// Solve exactly from N empty squares (default: the set depth plus
+    /// 10, at most 24; under a clock 22 with more than a minute left,
+    /// else 18).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=60))]
+    exact_from: Option<u32>,
+
     /// How boldly the search cuts its tree on shallow searches' verdicts
     /// (default: `bold` under a game clock, where each depth it saves is
     /// time for a deeper one, `careful` at a set depth).
@@ -122,6 +128,8 @@ struct Engine<W: Write> {
     pool: rayon::ThreadPool,
     game: Game,
     depth: u32,
+    /// `--exact-from`, if given.
+    exact_from: Option<u32>,
     /// The selectivity asked for, else chosen by the clock.
     selectivity: Option<Selectivity>,
     out: W,
@@ -260,6 +268,11 @@ impl<W: Write> Engine<W> {
         Ok(())
     }
 
+    /// The empties from which a search at the set depth solves exactly.
+    fn set_depth_exact_from(&self) -> u32 {
+        self.exact_from.unwrap_or(exact_from(self.depth))
+    }
+
     /// The search's limits for the side to move: its clock's share of the
     /// moves left when the clock is known, else the set depth.
     fn limits(&mut self) -> Limits {
@@ -268,7 +281,7 @@ impl<W: Write> Engine<W> {
         match &mut self.game.clock {
             Some(clock) => {
                 let left = clock.left(pos.side_to_move()).max(0.0);
-                let exact_from = if left > 60.0 { 22 } else { 18 };
+                let exact_from = self.exact_from.unwrap_or(if left > 60.0 { 22 } else { 18 });
                 // The time goes to the midgame moves: the exact end takes
                 // little of it (a few hundredths of a second a move from
                 // 18 empties). Each gets an even share of what is left
@@ -288,7 +301,7 @@ impl<W: Write> Engine<W> {
                 }
             }
             None => Limits {
-                exact_from: exact_from(self.depth),
+                exact_from: self.set_depth_exact_from(),
                 ..Limits::depth(self.depth)
             },
         }
@@ -359,7 +372,7 @@ impl<W: Write> Engine<W> {
             }
         } else {
             let empties = pos.board().empty().count();
-            let depth = if empties <= exact_from(self.depth) {
+            let depth = if empties <= self.set_depth_exact_from() {
                 empties
             } else {
                 self.depth
@@ -461,6 +474,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             clock: None,
         },
         depth: args.depth,
+        exact_from: args.exact_from,
         selectivity,
         out: io::stdout().lock(),
     };
