@@ -167,7 +167,7 @@ fn a_forced_pass_a_finished_game_and_an_exact_hint() {
 
 #[test]
 fn the_end_is_solved_and_a_clock_bounds_the_time() {
-    // 12 empties at depth 8: exact from 12 empties (8 + 8 / 2).
+    // 12 empties at depth 8: solved exactly (from 20 empties at depth 8).
     let moves = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7";
     let record: String = moves
         .as_bytes()

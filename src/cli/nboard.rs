@@ -62,7 +62,7 @@ pub struct Args {
     full_width: bool,
 
     /// Solve exactly from N empty squares (default: the set depth plus
-    /// 10, at most 24; under a clock 22 with more than a minute left,
+    /// 12, at most 24; under a clock 22 with more than a minute left,
     /// else 18).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=60))]
     exact_from: Option<u32>,
@@ -75,12 +75,14 @@ pub struct Args {
 }
 
 /// The empty squares from which a search of `depth` is exact: the end is
-/// solved ten moves deeper than the midgame is searched, up to 24 empties
-/// (NTest, asked for depth 8, solves win-loss-draw from 17 empties and
-/// exactly a little later; kifu's solver is fast enough to solve exactly
-/// from 18 in a few milliseconds).
+/// solved twelve moves deeper than the midgame is searched, up to 24
+/// empties (NTest, asked for depth 8, solves win-loss-draw from 17
+/// empties and exactly a little later; kifu's solver takes a few
+/// milliseconds from 20, less than its depth-8 search there, and the
+/// two moves solved instead of searched were worth five points of score
+/// against NTest at depth 8: docs/analysis.md).
 fn exact_from(depth: u32) -> u32 {
-    (depth + 10).min(24)
+    (depth + 12).min(24)
 }
 
 /// Each side's time left, in seconds.

@@ -15,7 +15,9 @@
 //! complete games and of lines kifu generates by leaving them; labels
 //! exact (kifu's solver) at the end of each line and, before that, the
 //! exact value of the line's first solved position (see [`label`] for
-//! what that label is and is not); a least-squares fit of each phase.
+//! what that label is and is not) or a search's estimate with earlier
+//! weights (the shipped weights: a depth-4 search on the propagated
+//! labels' fit); a least-squares fit of each phase.
 //! `manifest.json` beside the weights names the inputs (SHA-256), the
 //! parameters and seed, and the weights file's SHA-256; a test holds the
 //! embedded file to it.
