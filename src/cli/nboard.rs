@@ -79,8 +79,8 @@ pub struct Args {
 /// empties (NTest, asked for depth 8, solves win-loss-draw from 17
 /// empties and exactly a little later; kifu's solver takes a few
 /// milliseconds from 20, less than its depth-8 search there, and the
-/// two moves solved instead of searched were worth five points of score
-/// against NTest at depth 8: docs/analysis.md).
+/// two moves solved instead of searched are measured against NTest in
+/// docs/analysis.md).
 fn exact_from(depth: u32) -> u32 {
     (depth + 12).min(24)
 }
