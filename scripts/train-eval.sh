@@ -55,6 +55,10 @@ round() {
 last_out="${OUT:-src/eval/eval.zst}"
 last_manifest="${MANIFEST:-src/eval/manifest.json}"
 measure=(--test "$corpus/wthor/WTH_2014.wtb" --test-positions 200 --test-empties 20..24)
+if [ "$from" -gt "$rounds" ]; then
+  echo "train-eval.sh: FROM=$from is past the last round ($rounds)" >&2
+  exit 2
+fi
 previous=""
 if [ "$from" -gt 0 ]; then
   previous="$work/round-$((from - 1)).zst"

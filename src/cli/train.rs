@@ -311,10 +311,8 @@ pub fn run(args: Args) -> Result<Outcome> {
                 reach: args.reach,
                 search_depth: args.search_depth,
                 search_share: args.search_depth.map(|_| args.search_share),
-                search_from: args
-                    .search_depth
-                    .and(Some(args.search_from))
-                    .filter(|&n| n > 0),
+                search_from: (args.search_depth.is_some() && args.search_from > 0)
+                    .then_some(args.search_from),
                 seed: args.seed,
                 epochs: args.epochs,
                 window: args.window,

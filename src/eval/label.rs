@@ -205,10 +205,8 @@ pub fn relabel_by_search(
             };
             let searcher = Searcher::with_weights(options, Some(weights));
             let mut relabelled = 0;
-            let wanted = |l: &Labelled| {
-                !l.exact && 64 - (l.sample.player | l.sample.opponent).count_ones() >= from_empties
-            };
-            for l in chunk.iter_mut().filter(|l| wanted(l)) {
+            let wanted = |l: &&mut Labelled| !l.exact && l.sample.empties() >= from_empties;
+            for l in chunk.iter_mut().filter(wanted) {
                 let (p, o) = (l.sample.player, l.sample.opponent);
                 let Ok(estimate) = searcher.estimate(&position(p, o, Color::Black), depth) else {
                     unreachable!("a labelling searcher has no interrupt flag")
@@ -527,7 +525,7 @@ mod tests {
         // From 50 empties: only the earlier positions change.
         let mut early = propagated.clone();
         let n = relabel_by_search(&mut early, weights, 2, 100, 50, 1 << 20, &|_| {});
-        let empties = |l: &Labelled| 64 - (l.sample.player | l.sample.opponent).count_ones();
+        let empties = |l: &Labelled| l.sample.empties();
         assert!(n > 0 && n < searched.len());
         for ((e, s), p) in early.iter().zip(&searched).zip(&propagated) {
             let expected = if empties(p) >= 50 { s } else { p };
