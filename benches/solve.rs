@@ -17,7 +17,8 @@
 //! one table for the whole set, as `kifu solve FILE` keeps one, so that
 //! only the first position pays for making its pages present): per
 //! position the nodes and the thread's CPU seconds, then the totals and
-//! nodes per CPU second. Copies of the bench binary built
+//! nodes per CPU second (`KIFU_BENCH_PICK=50,53`: only those problems
+//! of the set). Copies of the bench binary built
 //! before and after a change, run alternately, compare the two on a
 //! shared machine (`KIFU_BENCH_ROUNDS=n` repeats the set, medians).
 
@@ -128,11 +129,20 @@ fn ffo_set(spec: &str) {
         .and_then(|r| r.parse().ok())
         .unwrap_or(64);
     let shared = std::env::var("KIFU_BENCH_TABLE").is_ok_and(|t| t == "shared");
+    // `KIFU_BENCH_PICK=50,53`: only these problems of the set, by number.
+    let pick: Option<Vec<usize>> = std::env::var("KIFU_BENCH_PICK").ok().map(|list| {
+        list.split(',')
+            .map(|n| n.trim().parse().expect("KIFU_BENCH_PICK=N,N,…"))
+            .collect()
+    });
     let mut totals = Vec::new();
     for _ in 0..rounds {
         let (mut nodes, mut cpu) = (0u64, 0f64);
         let one = shared.then(|| Solver::new(SolverOptions::with_hash(hash_mib << 20)));
         for (i, pos) in positions.iter().take(count).enumerate() {
+            if pick.as_ref().is_some_and(|p| !p.contains(&(first + i))) {
+                continue;
+            }
             let (n, secs, value) = pool.install(|| {
                 let fresh;
                 let solver = match &one {

@@ -493,16 +493,20 @@ impl Position {
 #[inline(always)]
 #[must_use]
 pub fn moves(player: u64, opponent: u64) -> u64 {
+    // A run of opponent discs next to the player's, grown two squares at
+    // a time once it holds two: `pairs` marks opponent discs whose
+    // neighbour (back towards the player) is one too, so a shift by two
+    // squares through `pairs` extends the run by two. Six squares long
+    // at most, in four steps instead of six.
     #[inline(always)]
     fn run(p: u64, o: u64, shift: u32, left: bool) -> u64 {
-        let sh = |x: u64| if left { x << shift } else { x >> shift };
-        let mut f = o & sh(p);
-        f |= o & sh(f);
-        f |= o & sh(f);
-        f |= o & sh(f);
-        f |= o & sh(f);
-        f |= o & sh(f);
-        sh(f)
+        let sh = |x: u64, by: u32| if left { x << by } else { x >> by };
+        let mut f = o & sh(p, shift);
+        f |= o & sh(f, shift);
+        let pairs = o & sh(o, shift);
+        f |= pairs & sh(f, 2 * shift);
+        f |= pairs & sh(f, 2 * shift);
+        sh(f, shift)
     }
     let empty = !(player | opponent);
     let inner = opponent & 0x7e7e_7e7e_7e7e_7e7e;
@@ -860,6 +864,37 @@ mod tests {
                 moves(player, opponent),
                 walk_moves(player, opponent),
                 "{player:#x} {opponent:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn moves_across_long_runs() {
+        // A few player discs in a nearly full field of the opponent's:
+        // runs of one to six opponent discs in every direction, which
+        // the two-square steps of `moves` must all cover.
+        let mut rng = Rng::new(11);
+        for _ in 0..20_000 {
+            let player = rng.next() & rng.next() & rng.next() & rng.next();
+            let occupied = !(rng.next() & rng.next() & rng.next());
+            let opponent = occupied & !player;
+            assert_eq!(
+                moves(player, opponent),
+                walk_moves(player, opponent),
+                "{player:#x} {opponent:#x}"
+            );
+        }
+        // Every run length along a row, a column and a diagonal.
+        for len in 1..=6u32 {
+            let row = ((1u64 << len) - 1) << 1;
+            assert_eq!(moves(1, row), 1 << (len + 1), "row of {len}");
+            let column = (0..len).fold(0, |c, i| c | 1u64 << (8 * (i + 1)));
+            assert_eq!(moves(1, column), 1 << (8 * (len + 1)), "column of {len}");
+            let diagonal = (0..len).fold(0, |d, i| d | 1u64 << (9 * (i + 1)));
+            assert_eq!(
+                moves(1, diagonal),
+                1 << (9 * (len + 1)),
+                "diagonal of {len}"
             );
         }
     }
