@@ -95,18 +95,50 @@ fn column_byte(bits: u64, c: u32) -> usize {
     ((((bits >> c) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as usize
 }
 
-/// The 15 diagonals of each direction.
-static DIAGONALS: [[u64; 15]; 2] = {
-    let mut t = [[0u64; 15]; 2];
-    let mut s = 0;
-    while s < 64 {
-        let (c, r) = (s % 8, s / 8);
-        t[0][c + 7 - r] |= 1 << s;
-        t[1][c + r] |= 1 << s;
-        s += 1;
+/// `OFF[d][j]`: the squares from which 2^j steps in direction `d` leave
+/// the board; the directions are (column, row) steps of (1, 1), (−1, −1),
+/// (−1, 1) and (1, −1).
+const OFF: [[u64; 3]; 4] = {
+    const STEPS: [(i32, i32); 4] = [(1, 1), (-1, -1), (-1, 1), (1, -1)];
+    let mut t = [[0u64; 3]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut j = 0;
+        while j < 3 {
+            let k = 1 << j;
+            let mut s = 0;
+            while s < 64 {
+                let c = s % 8 + k * STEPS[d].0;
+                let r = s / 8 + k * STEPS[d].1;
+                if c < 0 || c > 7 || r < 0 || r > 7 {
+                    t[d][j] |= 1 << s;
+                }
+                s += 1;
+            }
+            j += 1;
+        }
+        d += 1;
     }
     t
 };
+
+/// The squares of `filled` whose whole line in one diagonal direction is
+/// filled: `shift` is a step's index distance (9 or 7), `up` and `down`
+/// the [`OFF`] masks of the steps towards higher and lower indices. Each
+/// square learns, in three doubling steps, that the next 1, 2–3 and 4–7
+/// squares towards each end are filled or off the board.
+#[inline(always)]
+fn full_along(filled: u64, shift: u32, up: &[u64; 3], down: &[u64; 3]) -> u64 {
+    let mut higher = filled;
+    higher &= (higher >> shift) | up[0];
+    higher &= (higher >> (2 * shift)) | up[1];
+    higher &= (higher >> (4 * shift)) | up[2];
+    let mut lower = filled;
+    lower &= (lower << shift) | down[0];
+    lower &= (lower << (2 * shift)) | down[1];
+    lower &= (lower << (4 * shift)) | down[2];
+    higher & lower
+}
 
 /// The squares on full lines, one mask a direction: rows, columns, and
 /// the two diagonal directions.
@@ -122,16 +154,8 @@ fn full_lines(filled: u64) -> [u64; 4] {
     y &= y >> 16;
     y &= y >> 32;
     let columns = (y & 0xff).wrapping_mul(COLUMN_A);
-    let mut d1 = 0;
-    let mut d2 = 0;
-    for (&a, &b) in DIAGONALS[0].iter().zip(&DIAGONALS[1]) {
-        if filled & a == a {
-            d1 |= a;
-        }
-        if filled & b == b {
-            d2 |= b;
-        }
-    }
+    let d1 = full_along(filled, 9, &OFF[0], &OFF[1]);
+    let d2 = full_along(filled, 7, &OFF[2], &OFF[3]);
     [rows, columns, d1, d2]
 }
 
@@ -238,6 +262,36 @@ mod tests {
             }
         }
         assert!(found > 1000, "only {found} stable discs found");
+    }
+
+    #[test]
+    fn full_diagonals_by_doubling_match_the_diagonals_one_by_one() {
+        let mut rng = Rng::new(21);
+        for i in 0..3_000 {
+            // Dense boards, where diagonals are often full.
+            let filled = match i % 3 {
+                0 => !(rng.next() & rng.next() & rng.next()),
+                1 => !(rng.next() & rng.next() & rng.next() & rng.next() & rng.next()),
+                _ => rng.next() | rng.next(),
+            };
+            let [_, _, d1, d2] = full_lines(filled);
+            let (mut e1, mut e2) = (0, 0);
+            for s in 0..64 {
+                let (c, r) = (s % 8, s / 8);
+                let on = |f: &dyn Fn(i32, i32) -> bool| {
+                    (0..64)
+                        .filter(|&t| f(t % 8, t / 8))
+                        .all(|t| filled >> t & 1 == 1)
+                };
+                if on(&|tc, tr| tc - tr == c - r) {
+                    e1 |= 1u64 << s;
+                }
+                if on(&|tc, tr| tc + tr == c + r) {
+                    e2 |= 1u64 << s;
+                }
+            }
+            assert_eq!((d1, d2), (e1, e2), "{filled:#x}");
+        }
     }
 
     #[test]
