@@ -11,7 +11,7 @@
 use super::last;
 use super::nws::{self, Search};
 use super::order;
-use crate::eval::Weights;
+use crate::eval::{Features, Weights};
 
 /// The recursive entry points of the search, in one instruction set.
 /// Each takes a null window `alpha, alpha + 1` and returns the value or a
@@ -30,6 +30,7 @@ pub(super) trait Kernel: Copy + Send + Sync {
         w: &Weights,
         player: u64,
         opponent: u64,
+        features: &Features,
         depth: u32,
         alpha: i32,
         beta: i32,
@@ -61,8 +62,19 @@ impl Kernel for Plain {
         last::solve_3(nodes, p, o, alpha, x)
     }
     #[inline(never)]
-    fn probe(self, w: &Weights, p: u64, o: u64, d: u32, a: i32, b: i32, n: &mut u64) -> i32 {
-        order::probe(self, w, p, o, d, a, b, n)
+    #[allow(clippy::too_many_arguments)]
+    fn probe(
+        self,
+        w: &Weights,
+        p: u64,
+        o: u64,
+        f: &Features,
+        d: u32,
+        a: i32,
+        b: i32,
+        n: &mut u64,
+    ) -> i32 {
+        order::probe(self, w, p, o, f, d, a, b, n)
     }
     #[inline(never)]
     fn solve_4(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 4]) -> i32 {
@@ -92,7 +104,7 @@ impl Modern {
 
 #[cfg(target_arch = "x86_64")]
 mod modern {
-    use super::{last, nws, order, Kernel, Modern, Search, Weights};
+    use super::{last, nws, order, Features, Kernel, Modern, Search, Weights};
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn shallow(k: Modern, s: &mut Search<'_>, p: u64, o: u64, alpha: i32, parity: u8) -> i32 {
@@ -104,8 +116,18 @@ mod modern {
     }
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     #[allow(clippy::too_many_arguments)]
-    fn probe(k: Modern, w: &Weights, p: u64, o: u64, d: u32, a: i32, b: i32, n: &mut u64) -> i32 {
-        order::probe(k, w, p, o, d, a, b, n)
+    fn probe(
+        k: Modern,
+        w: &Weights,
+        p: u64,
+        o: u64,
+        f: &Features,
+        d: u32,
+        a: i32,
+        b: i32,
+        n: &mut u64,
+    ) -> i32 {
+        order::probe(k, w, p, o, f, d, a, b, n)
     }
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     fn solve_3(nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 3]) -> i32 {
@@ -132,8 +154,19 @@ mod modern {
             unsafe { solve_3(nodes, p, o, alpha, x) }
         }
         #[inline(always)]
-        fn probe(self, w: &Weights, p: u64, o: u64, d: u32, a: i32, b: i32, n: &mut u64) -> i32 {
-            unsafe { probe(self, w, p, o, d, a, b, n) }
+        #[allow(clippy::too_many_arguments)]
+        fn probe(
+            self,
+            w: &Weights,
+            p: u64,
+            o: u64,
+            f: &Features,
+            d: u32,
+            a: i32,
+            b: i32,
+            n: &mut u64,
+        ) -> i32 {
+            unsafe { probe(self, w, p, o, f, d, a, b, n) }
         }
         #[inline(always)]
         fn solve_4(self, nodes: &mut u64, p: u64, o: u64, alpha: i32, x: [usize; 4]) -> i32 {

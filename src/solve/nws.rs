@@ -17,6 +17,7 @@ use super::order::MoveList;
 use super::stable::stable_discs;
 use super::transposition::Table;
 use crate::engine::board::{flips_at, moves};
+use crate::eval::Features;
 
 /// Up to this many empty squares the search has no table and no move
 /// list: it tries the empty squares in parity order.
@@ -452,11 +453,12 @@ fn probcut<K: Kernel>(
     let margin = (PASS_MARGIN * sigma * scale as f32) as i32;
     let high = (alpha + 1) * scale + margin;
     // A bound is only given where a value can lie beyond it.
-    if alpha < 64 && k.probe(w, player, opponent, depth, high - 1, high, &mut s.nodes) >= high {
+    let f = &Features::new(player, opponent);
+    if alpha < 64 && k.probe(w, player, opponent, f, depth, high - 1, high, &mut s.nodes) >= high {
         return Some(alpha + 1);
     }
     let low = alpha * scale - margin;
-    if alpha >= -64 && k.probe(w, player, opponent, depth, low, low + 1, &mut s.nodes) <= low {
+    if alpha >= -64 && k.probe(w, player, opponent, f, depth, low, low + 1, &mut s.nodes) <= low {
         return Some(alpha);
     }
     None

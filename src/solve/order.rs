@@ -12,7 +12,7 @@ use std::mem::MaybeUninit;
 use super::geometry::{CORNERS, QUADRANTS};
 use super::kernel::Kernel;
 use super::stable::corner_stability;
-use crate::eval::Weights;
+use crate::eval::{Features, Weights};
 
 /// How much a disc of the evaluation's guess counts in a key, beside
 /// `MOBILITY` for each reply left to the opponent.
@@ -34,7 +34,9 @@ const EVAL_STEP: u32 = 3;
 
 /// A shallow alpha-beta search with the evaluation at its leaves, for
 /// ordering only (its value is never reported): the side to move's
-/// guess in 1/64 disc.
+/// guess in 1/64 disc. `features` are the position's pattern indices,
+/// kept move by move down the probe (a leaf then reads its indices
+/// instead of working them out from the discs).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn probe<K: Kernel>(
@@ -42,6 +44,7 @@ pub(super) fn probe<K: Kernel>(
     w: &Weights,
     player: u64,
     opponent: u64,
+    features: &Features,
     depth: u32,
     mut alpha: i32,
     beta: i32,
@@ -49,7 +52,7 @@ pub(super) fn probe<K: Kernel>(
 ) -> i32 {
     *nodes += 1;
     if depth == 0 {
-        return w.evaluate(player, opponent);
+        return w.evaluate_features(player, opponent, features);
     }
     let mut legal = moves(player, opponent);
     if legal == 0 {
@@ -57,22 +60,32 @@ pub(super) fn probe<K: Kernel>(
             let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
             return diff * crate::eval::SCALE;
         }
-        return -k.probe(w, opponent, player, depth - 1, -beta, -alpha, nodes);
+        let passed = features.passed();
+        return -k.probe(
+            w,
+            opponent,
+            player,
+            &passed,
+            depth - 1,
+            -beta,
+            -alpha,
+            nodes,
+        );
     }
     let mut best = i32::MIN;
     while legal != 0 {
         let x = legal.trailing_zeros() as usize;
         legal &= legal - 1;
         let f = flips_at(player, opponent, x);
-        let v = -k.probe(
-            w,
-            opponent ^ f,
-            player | f | (1 << x),
-            depth - 1,
-            -beta,
-            -alpha,
-            nodes,
-        );
+        let (p, o) = (opponent ^ f, player | f | (1 << x));
+        let next = features.after(x, f);
+        let v = if depth == 1 {
+            // A leaf, read here rather than through a call.
+            *nodes += 1;
+            -w.evaluate_features(p, o, &next)
+        } else {
+            -k.probe(w, p, o, &next, depth - 1, -beta, -alpha, nodes)
+        };
         if v > best {
             best = v;
             if v > alpha {
@@ -228,6 +241,8 @@ impl MoveList {
     ) -> u64 {
         let odd = QUADRANTS[parity as usize];
         let mut probed = 0;
+        // The pattern indices of the position, for the children's.
+        let features = eval.map(|_| Features::new(player, opponent));
         for m in self.as_mut_slice() {
             let (p, o) = m.next(player, opponent);
             m.key = if Some(m.square) == best {
@@ -243,15 +258,16 @@ impl MoveList {
                     key += 24;
                 }
                 key += corner_stability(o) as i32 * 40;
-                if let Some(w) = eval {
+                if let (Some(w), Some(features)) = (eval, &features) {
                     let n = (!(p | o)).count_ones();
                     let depth = if n >= EVAL_DEEP {
                         1 + (n - EVAL_DEEP) / EVAL_STEP
                     } else {
                         0
                     };
-                    key -=
-                        k.probe(w, p, o, depth, -1 << 20, 1 << 20, &mut probed) * EVAL_WEIGHT / 64;
+                    let next = features.after(usize::from(m.square), m.flips);
+                    let guess = k.probe(w, p, o, &next, depth, -1 << 20, 1 << 20, &mut probed);
+                    key -= guess * EVAL_WEIGHT / 64;
                 }
                 key - mobility * MOBILITY - potential * 8
             };
@@ -423,6 +439,74 @@ mod tests {
         }
     }
 
+    /// The evaluation searched by a plain negamax, every leaf read
+    /// afresh from the discs.
+    fn negamax(w: &Weights, p: u64, o: u64, depth: u32) -> i32 {
+        if depth == 0 {
+            return w.evaluate(p, o);
+        }
+        let legal = moves(p, o);
+        if legal == 0 {
+            if moves(o, p) == 0 {
+                return (p.count_ones() as i32 - o.count_ones() as i32) * crate::eval::SCALE;
+            }
+            return -negamax(w, o, p, depth - 1);
+        }
+        (0..64)
+            .filter(|x| legal >> x & 1 != 0)
+            .map(|x| {
+                let f = flips_at(p, o, x);
+                -negamax(w, o ^ f, p | f | 1 << x, depth - 1)
+            })
+            .max()
+            .unwrap()
+    }
+
+    /// The probe, its pattern indices kept move by move (passes and ends
+    /// of game too), finds the value a plain negamax of the evaluation
+    /// finds, at every depth up to 3.
+    #[test]
+    fn the_probe_with_kept_indices_is_the_negamax_of_the_evaluation() {
+        let Some(w) = Weights::builtin() else {
+            return;
+        };
+        // Positions of random games from 14 empties on, where passes and
+        // ends of game are common, and random boards.
+        let mut rng = Rng::new(5);
+        let mut boards = positions(6, 100);
+        let mut passes = 0;
+        while boards.len() < 2000 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            loop {
+                if (p | o).count_ones() >= 50 {
+                    boards.push((p, o));
+                }
+                let legal = moves(p, o);
+                if legal == 0 {
+                    if moves(o, p) == 0 {
+                        break;
+                    }
+                    passes += 1;
+                    (p, o) = (o, p);
+                    continue;
+                }
+                let all: Vec<usize> = (0..64).filter(|x| legal >> x & 1 != 0).collect();
+                let x = all[rng.below(all.len())];
+                let f = flips_at(p, o, x);
+                (p, o) = (o ^ f, p | f | 1 << x);
+            }
+        }
+        assert!(passes > 10, "{passes} passes");
+        for (p, o) in boards {
+            let f = Features::new(p, o);
+            for depth in 0..=3 {
+                let mut nodes = 0;
+                let v = probe(Plain, w, p, o, &f, depth, -1 << 20, 1 << 20, &mut nodes);
+                assert_eq!(v, negamax(w, p, o, depth), "{p:#x} {o:#x} depth {depth}");
+            }
+        }
+    }
+
     /// The probe is an alpha-beta search: any window gives the value of a
     /// full-window search when it lies inside, a bound on the right side
     /// when not.
@@ -433,10 +517,11 @@ mod tests {
         };
         for (p, o) in positions(3, 200) {
             let mut nodes = 0;
-            let full = probe(Plain, w, p, o, 2, -1 << 20, 1 << 20, &mut nodes);
+            let f = Features::new(p, o);
+            let full = probe(Plain, w, p, o, &f, 2, -1 << 20, 1 << 20, &mut nodes);
             assert!(nodes > 0);
             for (alpha, beta) in [(full - 1, full + 1), (full, full + 64), (full - 64, full)] {
-                let v = probe(Plain, w, p, o, 2, alpha, beta, &mut nodes);
+                let v = probe(Plain, w, p, o, &f, 2, alpha, beta, &mut nodes);
                 if alpha < full && full < beta {
                     assert_eq!(v, full);
                 } else if full <= alpha {

@@ -6,6 +6,7 @@ use super::kernel::Kernel;
 use super::last::final_value;
 use super::nws::{nws, pvs, Search, PASS};
 use crate::engine::board::{flips_at, moves};
+use crate::eval::Features;
 
 /// The moves of `player`: each square index and the position after it,
 /// from the opponent's side.
@@ -26,7 +27,8 @@ pub(super) fn children(player: u64, opponent: u64) -> Vec<(u8, u64, u64)> {
 pub(super) fn estimate<K: Kernel>(k: K, s: &Search<'_>, player: u64, opponent: u64) -> i32 {
     match s.eval {
         Some(w) => {
-            let v = k.probe(w, player, opponent, 4, -1 << 20, 1 << 20, &mut 0);
+            let f = Features::new(player, opponent);
+            let v = k.probe(w, player, opponent, &f, 4, -1 << 20, 1 << 20, &mut 0);
             (v / crate::eval::SCALE / 2 * 2).clamp(-64, 64)
         }
         None => 0,
