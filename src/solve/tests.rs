@@ -759,7 +759,8 @@ fn a_selective_pass_gives_a_value_and_leaves_the_exact_search_alone() {
 /// A move's value from its position's floor: the value itself for any
 /// floor at or below it (one null-window search when the floor is the
 /// value), a bound of at most the floor for a floor above it; from 20
-/// empties too, where the selective pass runs first.
+/// empties too, where the selective pass runs first (and the aspiration
+/// from its value, when that is above the floor).
 #[test]
 fn the_value_from_a_floor_is_the_value() {
     let mut rng = Rng::new(4040);
@@ -785,13 +786,18 @@ fn the_value_from_a_floor_is_the_value() {
         let Bound::Exact(exact) = plain.bound(&pos, -65, 65).unwrap().0 else {
             panic!("the full window gives the value");
         };
-        for floor in [exact, exact - 4] {
+        for floor in [exact, exact - 4, exact - 20] {
             let solver = Solver::new(SolverOptions::with_hash(8 << 20));
             assert_eq!(
                 solver.value_at_least(&pos, floor).unwrap().0,
                 exact,
                 "{pos}"
             );
+        }
+        if exact < 60 {
+            let solver = Solver::new(SolverOptions::with_hash(8 << 20));
+            let (v, _) = solver.value_at_least(&pos, exact + 4).unwrap();
+            assert!(v <= exact + 4, "{pos}: {v}");
         }
     }
 }
