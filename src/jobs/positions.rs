@@ -78,26 +78,133 @@ impl<'a> GameRows<'a> {
 
 /// `rows` with each score the position's exact value; a position's
 /// symmetric images (groups of 8 after it when `symmetries`) share its
-/// value.
+/// value. The positions are solved from the game's last to its first, as
+/// `analyze` solves them: a position one move before the one solved just
+/// before it is worth at least that move, and is searched from that
+/// floor (one null-window search when the move was a best one).
 fn exact_scores(solver: &Solver, rows: &[Row], symmetries: bool, out: &mut Vec<Row>) {
     out.clear();
     out.extend_from_slice(rows);
     let step = if symmetries { 8 } else { 1 };
-    for group in out.chunks_mut(step) {
+    // The position solved last, and its value.
+    let mut later: Option<(Position, i32)> = None;
+    for start in (0..out.len()).step_by(step).rev() {
+        let group = &mut out[start..(start + step).min(rows.len())];
         let row = group[0];
         let (black, white) = match row.side {
             Color::Black => (row.player, row.opponent),
             Color::White => (row.opponent, row.player),
         };
         let Some(board) = Board::new(Bitboard(black), Bitboard(white)) else {
+            later = None;
             continue;
         };
         let position = Position::new(board, row.side);
-        let guess = row.score.map_or(0, i32::from);
         // Never interrupted: the solver here has no interrupt flag.
-        let value = solver.value(&position, guess).ok().map(|(v, _)| v as i8);
+        let value = match later.and_then(|(next, v)| floor_from(position, next, v)) {
+            Some(floor) => solver.value_at_least(&position, floor).ok().map(|(v, _)| v),
+            None => {
+                let guess = row.score.map_or(0, i32::from);
+                solver.value(&position, guess).ok().map(|(v, _)| v)
+            }
+        };
+        later = value.map(|v| (position, v));
         for r in group {
-            r.score = value;
+            r.score = value.map(|v| v as i8);
         }
+    }
+}
+
+/// A least value of `position` from `next`'s value `v` (the value of the
+/// move between them), when `next` is one move on from it, or one move
+/// and the other side's forced pass (rows are the positions where a move
+/// was played); `None` when it is neither.
+fn floor_from(position: Position, next: Position, v: i32) -> Option<i32> {
+    position.legal_moves().into_iter().find_map(|square| {
+        let mut after = position;
+        after.play(square).ok()?;
+        if after == next {
+            return Some(-v);
+        }
+        if after.has_moves() {
+            return None;
+        }
+        after.pass();
+        (after == next).then_some(v)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::SolverOptions;
+    use crate::testkit::{random_moves, Play, Rng};
+    use crate::Move;
+
+    /// Every exact score, solved from the game's end back, is its
+    /// position's value solved alone; passes between rows included, and
+    /// with each row's 7 images after it.
+    #[test]
+    fn every_exact_score_is_its_position_solved_alone() {
+        let mut rng = Rng::new(808);
+        let solver = Solver::new(SolverOptions::with_hash(1 << 20));
+        let (mut checked, mut passes) = (0, 0);
+        for game in 0..40 {
+            let (start, moves) = random_moves(&mut rng, Play::WHOLE);
+            let mut position = start;
+            let mut rows = Vec::new();
+            for (ply, (mv, _)) in moves.into_iter().enumerate() {
+                if !position.has_moves() {
+                    // A forced pass, left out of the moves.
+                    position.pass();
+                    passes += 1;
+                }
+                let Move::Play(square) = mv else {
+                    position.pass();
+                    passes += 1;
+                    continue;
+                };
+                let (player, opponent) = position.relative();
+                let empties = position.board().empty().count() as u8;
+                if empties <= 12 {
+                    rows.push(Row {
+                        player,
+                        opponent,
+                        square,
+                        ply: ply as u8,
+                        empties,
+                        side: position.side_to_move(),
+                        score: None,
+                    });
+                }
+                position.play(square).unwrap();
+            }
+            let symmetries = game % 2 == 1;
+            let rows: Vec<Row> = if symmetries {
+                rows.iter().flat_map(|r| [*r; 8]).collect()
+            } else {
+                rows
+            };
+            let mut out = Vec::new();
+            exact_scores(&solver, &rows, symmetries, &mut out);
+            assert_eq!(out.len(), rows.len());
+            for (i, row) in out.iter().enumerate() {
+                let first = &out[i - i % if symmetries { 8 } else { 1 }];
+                let board = match row.side {
+                    Color::Black => Board::new(Bitboard(row.player), Bitboard(row.opponent)),
+                    Color::White => Board::new(Bitboard(row.opponent), Bitboard(row.player)),
+                };
+                let position = Position::new(board.unwrap(), row.side);
+                let fresh = Solver::new(SolverOptions::with_hash(1 << 16));
+                let value = fresh.value(&position, 0).unwrap().0;
+                assert_eq!(row.score, Some(value as i8), "game {game}, row {i}");
+                assert_eq!(row.score, first.score);
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 300 && passes > 5,
+            "{checked} rows, {passes} passes"
+        );
     }
 }
