@@ -91,15 +91,10 @@ fn exact_scores(solver: &Solver, rows: &[Row], symmetries: bool, out: &mut Vec<R
     for start in (0..out.len()).step_by(step).rev() {
         let group = &mut out[start..(start + step).min(rows.len())];
         let row = group[0];
-        let (black, white) = match row.side {
-            Color::Black => (row.player, row.opponent),
-            Color::White => (row.opponent, row.player),
-        };
-        let Some(board) = Board::new(Bitboard(black), Bitboard(white)) else {
+        let Some(position) = row_position(&row) else {
             later = None;
             continue;
         };
-        let position = Position::new(board, row.side);
         // Never interrupted: the solver here has no interrupt flag.
         let value = match later.and_then(|(next, v)| floor_from(position, next, v)) {
             Some(floor) => solver.value_at_least(&position, floor).ok().map(|(v, _)| v),
@@ -113,6 +108,16 @@ fn exact_scores(solver: &Solver, rows: &[Row], symmetries: bool, out: &mut Vec<R
             r.score = value.map(|v| v as i8);
         }
     }
+}
+
+/// The position of `row`; `None` for discs on both sides of a square.
+fn row_position(row: &Row) -> Option<Position> {
+    let (black, white) = match row.side {
+        Color::Black => (row.player, row.opponent),
+        Color::White => (row.opponent, row.player),
+    };
+    let board = Board::new(Bitboard(black), Bitboard(white))?;
+    Some(Position::new(board, row.side))
 }
 
 /// A least value of `position` from `next`'s value `v` (the value of the
@@ -190,11 +195,7 @@ mod tests {
             assert_eq!(out.len(), rows.len());
             for (i, row) in out.iter().enumerate() {
                 let first = &out[i - i % if symmetries { 8 } else { 1 }];
-                let board = match row.side {
-                    Color::Black => Board::new(Bitboard(row.player), Bitboard(row.opponent)),
-                    Color::White => Board::new(Bitboard(row.opponent), Bitboard(row.player)),
-                };
-                let position = Position::new(board.unwrap(), row.side);
+                let position = row_position(row).unwrap();
                 let fresh = Solver::new(SolverOptions::with_hash(1 << 16));
                 let value = fresh.value(&position, 0).unwrap().0;
                 assert_eq!(row.score, Some(value as i8), "game {game}, row {i}");
