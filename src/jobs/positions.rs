@@ -6,7 +6,7 @@
 use crate::ml::positions::{Collector, Options, Row};
 use crate::record::select::Selection;
 use crate::solve::Solver;
-use crate::{Bitboard, Board, Color, GameRecord, Position, Report};
+use crate::{Bitboard, Board, Color, GameRecord, Position, Report, Square};
 
 /// What became of one game.
 pub enum Made<'r> {
@@ -96,7 +96,7 @@ fn exact_scores(solver: &Solver, rows: &[Row], symmetries: bool, out: &mut Vec<R
             continue;
         };
         // Never interrupted: the solver here has no interrupt flag.
-        let value = match later.and_then(|(next, v)| floor_from(position, next, v)) {
+        let value = match later.and_then(|(next, v)| floor_from(position, row.square, next, v)) {
             Some(floor) => solver.value_at_least(&position, floor).ok().map(|(v, _)| v),
             None => {
                 let guess = row.score.map_or(0, i32::from);
@@ -121,22 +121,20 @@ fn row_position(row: &Row) -> Option<Position> {
 }
 
 /// A least value of `position` from `next`'s value `v` (the value of the
-/// move between them), when `next` is one move on from it, or one move
-/// and the other side's forced pass (rows are the positions where a move
-/// was played); `None` when it is neither.
-fn floor_from(position: Position, next: Position, v: i32) -> Option<i32> {
-    position.legal_moves().into_iter().find_map(|square| {
-        let mut after = position;
-        after.play(square).ok()?;
-        if after == next {
-            return Some(-v);
-        }
-        if after.has_moves() {
-            return None;
-        }
-        after.pass();
-        (after == next).then_some(v)
-    })
+/// move `square` between them), when `next` is the position after that
+/// move, or after it and the other side's forced pass; `None` when it is
+/// neither.
+fn floor_from(position: Position, square: Square, next: Position, v: i32) -> Option<i32> {
+    let mut after = position;
+    after.play(square).ok()?;
+    if after == next {
+        return Some(-v);
+    }
+    if after.has_moves() {
+        return None;
+    }
+    after.pass();
+    (after == next).then_some(v)
 }
 
 #[cfg(test)]
