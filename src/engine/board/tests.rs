@@ -1,6 +1,6 @@
 //! The board's tests: moves and flips against walking the rays, and the positions' operations.
 
-use super::*;
+use crate::engine::board::*;
 
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
