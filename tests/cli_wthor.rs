@@ -630,3 +630,38 @@ fn names_are_found_in_a_folder_of_several_name_files() {
     std::fs::remove_dir_all(&names).unwrap();
     std::fs::remove_dir_all(&games).unwrap();
 }
+
+/// A `--hash` larger than the machine can hold: a warning that names the
+/// flag and the table taken instead, and the same theoretical scores.
+#[test]
+fn a_table_too_large_for_the_machine_is_made_smaller_with_a_warning() {
+    let tmp = scratch("huge-hash");
+    let convert = |hash: Option<&str>, out: &Path| {
+        let mut cmd = kifu();
+        cmd.args(["convert", "fixtures/transcripts/example.txt"])
+            .args(["--to", "wthor", "--depth", "12", "-o"])
+            .arg(out);
+        if let Some(h) = hash {
+            cmd.args(["--hash", h]);
+        }
+        // Exit 1: the fixture holds an invalid game, named and left out.
+        let output = cmd.assert().code(1).get_output().clone();
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let (plain, huge) = (tmp.join("plain.wtb"), tmp.join("huge.wtb"));
+    let quiet = convert(None, &plain);
+    assert!(!quiet.contains("--hash"), "{quiet}");
+    // A petabyte: more than half of any machine's memory.
+    let said = convert(Some("1000000000"), &huge);
+    let warning: Vec<&str> = said.lines().filter(|l| l.contains("--hash")).collect();
+    assert_eq!(warning.len(), 1, "{said}");
+    assert!(
+        warning[0].starts_with("kifu: warning: a 1000000000 MB table (--hash)")
+            && warning[0].ends_with(" MB instead"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&huge).unwrap()
+    );
+}

@@ -250,7 +250,9 @@ def solve(
     difference for the side to move under perfect play, empties to the
     winner; its best moves and a best line; ``all_moves=True`` adds every
     legal move's value (``moves``). ``board`` is a :class:`kifu.Board` or
-    moves from the start.
+    moves from the start. ``hash_mb`` bounds the solver's table: 16 MB
+    for 20 empty squares or fewer, twice that for each one beyond, and
+    never more than half the machine's memory.
 
     >>> import kifu
     >>> board = kifu.Board("OOOOO----OXXOO--XXOOXOOOOOXOOXOOOOXXOOXOXXXOOXOO-XXXXO-O-OOOOOO- X")

@@ -45,7 +45,8 @@ pub fn solve<'py>(
     }
     let (solution, every) = py
         .detach(|| {
-            let solver = kifu::jobs::solver(hash_mb);
+            // The table the position can use, `hash_mb` at most (as `kifu solve`).
+            let solver = kifu::jobs::analysis_solver(hash_mb, empties);
             let solution = solver
                 .solve(&position)
                 .map_err(|e| Failure::Other(e.to_string()))?;

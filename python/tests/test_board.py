@@ -86,3 +86,10 @@ def test_solve_gives_exact_values():
     with pytest.raises(kifu.UsageError) as e:
         kifu.solve(kifu.Board())
     assert "max_empties" in str(e.value)
+
+
+def test_solve_with_a_table_larger_than_the_machine():
+    # A petabyte asked for: a smaller table, the same answer, no crash.
+    text = "OOOOO----OXXOO--XXOOXOOOOOXOOXOOOOXXOOXOXXXOOXOO-XXXXO-O-OOOOOO- X"
+    r = kifu.solve(kifu.Board(text), hash_mb=10**9)
+    assert r["value"] == 18 and r["best_moves"] == ["a2"]

@@ -167,7 +167,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         let solving =
             args.wthor.theoretical.unwrap_or_default() == Theoretical::Solve && depth >= 2;
         let solver = solving
-            .then(|| kifu::jobs::solver(args.wthor.hash.unwrap_or(kifu::jobs::DEFAULT_HASH_MB)));
+            .then(|| super::solver::solver(args.wthor.hash.unwrap_or(kifu::jobs::DEFAULT_HASH_MB)));
         let solved = AtomicU64::new(0);
         let prepare = |record: &mut GameRecord, report: &Report| {
             if let Some(solver) = &solver {

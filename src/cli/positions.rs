@@ -429,7 +429,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         }
     }
     let solver = (args.score == Scoring::Exact)
-        .then(|| kifu::jobs::analysis_solver(args.hash, u32::from(empties.max)));
+        .then(|| super::solver::analysis_solver(args.hash, u32::from(empties.max)));
     let mut sink = match to {
         To::Csv | To::Jsonl => {
             let mut out = Output::open(args.output.as_deref())?;

@@ -113,7 +113,15 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut bad_lines = 0;
     let max = args.max_empties;
     let items = gather(&args.inputs, |p| check_empties(p, max), &mut bad_lines)?;
-    let engine = args.engine.start()?;
+    // The table the deepest position can use, `--hash` at most: a fresh
+    // table's pages cost the system time to map (256 MB: 0.2–0.6 s, more
+    // than FFO #20–#39's first half takes to solve).
+    let deepest = items.iter().map(|i| i.position.board().empty().count());
+    let engine = SolverArgs {
+        hash: kifu::jobs::analysis_hash_mb(args.engine.hash, deepest.max().unwrap_or(0)),
+        ..args.engine
+    }
+    .start()?;
     let solver = &engine.solver;
     let out = io::stdout().lock();
     let mut out = BufWriter::new(out);

@@ -265,7 +265,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let selection = args.input.selection(by == By::Opening)?;
     let solver = args
         .endgame
-        .map(|empties| kifu::jobs::analysis_solver(args.hash, empties));
+        .map(|empties| super::solver::analysis_solver(args.hash, empties));
     let searcher = args
         .midgame
         .map(|_| kifu::jobs::searcher(args.hash, kifu::search::Selectivity::default()));

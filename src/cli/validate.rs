@@ -189,7 +189,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let color = !json && args.color.enabled();
     let suggest = args.suggest;
     let selection = args.input.selection(false)?;
-    let solver = args.theoretical.then(|| kifu::jobs::solver(args.hash));
+    let solver = args.theoretical.then(|| super::solver::solver(args.hash));
     let checked = AtomicU64::new(0);
     let wrong = AtomicU64::new(0);
     // Solving takes long a game: small slices spread the games over every

@@ -430,6 +430,15 @@ fn plain_kernel_on_ffo_1_to_6() {
     check_obf_with(&plain, "fforum-1-19.obf", 0, 6);
 }
 
+/// A table larger than the machine's memory (a petabyte asked for): the
+/// solver takes a smaller one and its values stay exact.
+#[test]
+fn a_solver_asked_for_too_large_a_table_still_solves() {
+    let solver = Solver::new(SolverOptions::with_hash(1 << 50));
+    assert!(solver.table_bytes() < 1 << 50);
+    check_against_minimax_with(&solver, 41, 6, 6..=10);
+}
+
 /// `bound` takes any window, however far outside the values or empty
 /// (it once clamped beta against the unclamped alpha: a panic from alpha
 /// 65 up); the answer is always on the right side of the true value.

@@ -101,7 +101,10 @@ mod os {
     pub const MAP_PRIVATE_ANONYMOUS: i32 = 0x02 | 0x20;
     pub const MADV_HUGEPAGE: i32 = 14;
     pub const MADV_POPULATE_WRITE: i32 = 23;
+    pub const SC_PAGESIZE: i32 = 30;
+    pub const SC_PHYS_PAGES: i32 = 85;
     extern "C" {
+        pub fn sysconf(name: i32) -> i64;
         pub fn mmap(
             addr: *mut c_void,
             len: usize,
@@ -115,11 +118,48 @@ mod os {
     }
 }
 
+/// The most bytes a table takes: half the machine's memory, where the
+/// system tells it. A larger one is given address space it cannot fill:
+/// the search would have the process killed for memory.
+fn most_bytes() -> usize {
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    {
+        // SAFETY: `sysconf` only reads a setting of the system.
+        let (pages, size) =
+            unsafe { (os::sysconf(os::SC_PHYS_PAGES), os::sysconf(os::SC_PAGESIZE)) };
+        if let (Ok(pages), Ok(size)) = (usize::try_from(pages), usize::try_from(size)) {
+            if pages > 0 && size > 0 {
+                return pages.saturating_mul(size) / 2;
+            }
+        }
+    }
+    usize::MAX
+}
+
 impl Buckets {
+    /// About `n` buckets, or as many as the system gives when it refuses
+    /// them: half as many each time, down to one. The table's size never
+    /// changes a value, only the time to it.
     fn new(n: usize) -> Buckets {
-        let layout = std::alloc::Layout::array::<Bucket>(n)
-            .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
-        let n = layout.size() / std::mem::size_of::<Bucket>();
+        let mut n = n.max(1);
+        loop {
+            if let Some(buckets) = Buckets::try_new(n) {
+                return buckets;
+            }
+            if n == 1 {
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>());
+            }
+            n /= 2;
+        }
+    }
+
+    /// `n` zeroed buckets, or `None` when the system has no memory for
+    /// them (or no address for so many bytes).
+    fn try_new(n: usize) -> Option<Buckets> {
+        let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
         #[cfg(all(
             target_os = "linux",
             any(target_arch = "x86_64", target_arch = "aarch64")
@@ -139,12 +179,12 @@ impl Buckets {
                 );
                 // MAP_FAILED is -1; fall back to the allocator.
                 if raw as isize != -1 && !raw.is_null() {
-                    return Buckets {
+                    return Some(Buckets {
                         ptr: std::ptr::NonNull::new_unchecked(raw.cast()),
                         len: n,
                         mapped: true,
                         populated: std::sync::Once::new(),
-                    };
+                    });
                 }
             }
         }
@@ -152,15 +192,13 @@ impl Buckets {
         // zeroed `Bucket` is a valid one (atomics of zero: no position,
         // version 0); `drop` frees it with this layout.
         let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            std::alloc::handle_alloc_error(layout);
-        };
-        Buckets {
+        let ptr = std::ptr::NonNull::new(raw.cast::<Bucket>())?;
+        Some(Buckets {
             ptr,
             len: n,
             mapped: false,
             populated: std::sync::Once::new(),
-        }
+        })
     }
 
     /// Makes every page of a mapped table present and writable, once,
@@ -182,7 +220,7 @@ impl Buckets {
             {
                 let size = self.len * std::mem::size_of::<Bucket>();
                 let start = self.ptr.as_ptr().cast();
-                // SAFETY: the mapping made in `new`, of this length;
+                // SAFETY: the mapping made in `try_new`, of this length;
                 // `madvise` changes no content. Huge pages only now: a
                 // short search's probes land on few small pages, and
                 // would make whole 2 MiB pages resident.
@@ -232,14 +270,14 @@ impl Drop for Buckets {
             any(target_arch = "x86_64", target_arch = "aarch64")
         ))]
         if self.mapped {
-            // SAFETY: the mapping made in `new`, of this length.
+            // SAFETY: the mapping made in `try_new`, of this length.
             unsafe {
                 os::munmap(self.ptr.as_ptr().cast(), size);
             }
             return;
         }
         let _ = self.mapped;
-        // SAFETY: allocated in `new` with this layout (the same `len`).
+        // SAFETY: allocated in `try_new` with this layout (the same `len`).
         unsafe {
             std::alloc::dealloc(
                 self.ptr.as_ptr().cast(),
@@ -269,9 +307,11 @@ fn unpack(data: u64) -> Entry {
 }
 
 impl Table {
-    /// A table of about `bytes` bytes (at least one bucket).
+    /// A table of about `bytes` bytes (at least one bucket), at most half
+    /// the machine's memory, and less when the system gives no more
+    /// ([`Table::bytes`] tells).
     pub fn new(bytes: usize) -> Table {
-        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let n = (bytes.min(most_bytes()) / std::mem::size_of::<Bucket>()).max(1);
         let buckets = Buckets::new(n);
         Table {
             buckets,
@@ -432,6 +472,19 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// More memory than any machine has (a petabyte): the table takes what
+    /// the system gives instead of stopping the process, and works.
+    #[test]
+    fn a_table_larger_than_memory_is_made_smaller() {
+        let asked = 1usize << 50;
+        let table = Table::new(asked);
+        assert!(table.bytes() < asked, "{} bytes", table.bytes());
+        assert!(table.bytes() >= std::mem::size_of::<Bucket>());
+        table.store(1, 2, -10, 10, 4, Some(19), 1000, 0);
+        let entry = table.probe(1, 2).expect("the stored entry");
+        assert_eq!((entry.lower, entry.upper, entry.best), (4, 4, Some(19)));
+    }
 
     /// Pages touched (the populate of kernels before 5.14) and populated
     /// while other threads store and probe: every entry reads back.

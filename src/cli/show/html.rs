@@ -65,7 +65,7 @@ fn read(args: &Args) -> Result<(Vec<Kept>, Totals, Vec<String>)> {
 /// (none when 0), one searcher shared.
 fn analyse(games: &[Kept], empties: u32, depth: u32, hash_mib: usize) -> Result<Vec<GameAnalysis>> {
     let started = Instant::now();
-    let solver = kifu::jobs::analysis_solver(hash_mib, empties);
+    let solver = crate::cli::solver::analysis_solver(hash_mib, empties);
     let searcher =
         (depth > 0).then(|| kifu::jobs::searcher(hash_mib, kifu::search::Selectivity::default()));
     let judging = Judging {

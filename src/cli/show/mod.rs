@@ -407,7 +407,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let error = report.error.clone();
     let analysis = match args.analyze {
         Some(empties) => {
-            let solver = kifu::jobs::analysis_solver(kifu::jobs::DEFAULT_HASH_MB, empties);
+            let solver = crate::cli::solver::analysis_solver(kifu::jobs::DEFAULT_HASH_MB, empties);
             let searcher = (args.depth > 0).then(|| {
                 kifu::jobs::searcher(
                     kifu::jobs::DEFAULT_HASH_MB,
