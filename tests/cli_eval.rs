@@ -209,3 +209,33 @@ fn selectivity_trades_nodes_for_sureness_and_full_width_is_off() {
         .assert()
         .code(2);
 }
+
+/// `--hash` larger than the machine holds: both tables named once in a
+/// warning, made smaller, and the same estimate as with the default.
+#[test]
+fn a_hash_larger_than_the_machine_is_made_smaller_with_a_warning() {
+    let ask = |hash: &[&str]| {
+        let out = kifu()
+            .args(["eval", "--format", "csv", "--depth", "6", "f5d6c3d3c4"])
+            .args(hash)
+            .assert()
+            .code(0)
+            .get_output()
+            .clone();
+        (rows(&out.stdout), String::from_utf8(out.stderr).unwrap())
+    };
+    let (plain, quiet) = ask(&[]);
+    assert!(!quiet.contains("--hash"), "{quiet}");
+    let (huge, said) = ask(&["--hash", "1000000000"]);
+    let warned: Vec<&str> = said.lines().filter(|l| l.contains("--hash")).collect();
+    assert_eq!(warned.len(), 2, "{said}");
+    for (line, which) in warned.iter().zip(["search's", "solver's"]) {
+        assert!(
+            line.starts_with("kifu: warning: a 1000000000 MB table (--hash)")
+                && line.contains(&format!("the {which} table is ")),
+            "{said}"
+        );
+    }
+    // The same value and best move (the node counts and times may differ).
+    assert_eq!(plain[1][..5], huge[1][..5]);
+}

@@ -651,7 +651,7 @@ fn a_table_too_large_for_the_machine_is_made_smaller_with_a_warning() {
     let (plain, huge) = (tmp.join("plain.wtb"), tmp.join("huge.wtb"));
     let quiet = convert(None, &plain);
     assert!(!quiet.contains("--hash"), "{quiet}");
-    // A petabyte: more than half of any machine's memory.
+    // A petabyte: more than any machine holds.
     let said = convert(Some("1000000000"), &huge);
     let warning: Vec<&str> = said.lines().filter(|l| l.contains("--hash")).collect();
     assert_eq!(warning.len(), 1, "{said}");

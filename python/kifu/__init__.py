@@ -252,7 +252,7 @@ def solve(
     legal move's value (``moves``). ``board`` is a :class:`kifu.Board` or
     moves from the start. ``hash_mb`` bounds the solver's table: 16 MB
     for 20 empty squares or fewer, twice that for each one beyond, and
-    never more than half the machine's memory.
+    never more than a quarter of the machine's memory.
 
     >>> import kifu
     >>> board = kifu.Board("OOOOO----OXXOO--XXOOXOOOOOXOOXOOOOXXOOXOXXXOOXOO-XXXXO-O-OOOOOO- X")

@@ -474,7 +474,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         None => Steps::unbounded(args.input.quiet, "games"),
     };
     let searcher = (args.depth > 0)
-        .then(|| kifu::jobs::searcher_with(args.hash, args.selectivity.into(), weights));
+        .then(|| super::solver::searcher_with(args.hash, args.selectivity.into(), weights));
     let judging = Judging {
         empties: args.empties,
         depth: args.depth,

@@ -177,6 +177,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         },
         weights,
     );
+    super::solver::note_table("search's", args.hash.max(1), searcher.table_bytes());
+    super::solver::note_table(
+        "solver's",
+        args.hash.max(1),
+        searcher.solver().table_bytes(),
+    );
     if !searcher.has_evaluation() {
         bail!("the built-in evaluation could not be read");
     }

@@ -43,24 +43,49 @@ impl SolverArgs {
 }
 
 /// [`kifu::jobs::solver`], with a warning when the table of `hash_mb` is
-/// more than the machine holds (half its memory, or what the system
+/// more than the machine holds (a quarter of its memory, or what the system
 /// gives) and a smaller one is taken: the values are the same, only the
 /// time to them grows.
 pub fn solver(hash_mb: usize) -> Solver {
     let solver = kifu::jobs::solver(hash_mb);
-    let got = solver.table_bytes() >> 20;
-    if got < hash_mb {
-        eprintln!(
-            "kifu: warning: a {hash_mb} MB table (--hash) is more than this machine holds: \
-             the solver's table is {} instead",
-            if got == 0 {
-                format!("{} bytes", solver.table_bytes())
-            } else {
-                format!("{got} MB")
-            }
-        );
-    }
+    note_table("solver's", hash_mb.max(1), solver.table_bytes());
     solver
+}
+
+/// Says once that a table (`which`: "solver's", "search's") of `asked_mb`
+/// was more than the machine holds and is `got` bytes instead.
+pub fn note_table(which: &str, asked_mb: usize, got: usize) {
+    if got >> 20 >= asked_mb {
+        return;
+    }
+    let size = if got >= 1 << 20 {
+        format!("{} MB", got >> 20)
+    } else {
+        format!("{got} bytes")
+    };
+    eprintln!(
+        "kifu: warning: a {asked_mb} MB table (--hash) is more than this machine holds: \
+         the {which} table is {size} instead"
+    );
+}
+
+/// [`kifu::jobs::searcher`], with [`note_table`]'s warning.
+pub fn searcher(hash_mb: usize, selectivity: kifu::search::Selectivity) -> kifu::search::Searcher {
+    searcher_with(hash_mb, selectivity, kifu::eval::Weights::builtin())
+}
+
+/// [`kifu::jobs::searcher_with`], with [`note_table`]'s warning for its
+/// two tables (each a quarter of `hash_mb`).
+pub fn searcher_with(
+    hash_mb: usize,
+    selectivity: kifu::search::Selectivity,
+    weights: Option<&'static kifu::eval::Weights>,
+) -> kifu::search::Searcher {
+    let searcher = kifu::jobs::searcher_with(hash_mb, selectivity, weights);
+    let quarter = (hash_mb / 4).max(1);
+    note_table("search's", quarter, searcher.table_bytes());
+    note_table("solver's", quarter, searcher.solver().table_bytes());
+    searcher
 }
 
 /// [`kifu::jobs::analysis_solver`], with [`solver`]'s warning.

@@ -268,7 +268,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         .map(|empties| super::solver::analysis_solver(args.hash, empties));
     let searcher = args
         .midgame
-        .map(|_| kifu::jobs::searcher(args.hash, kifu::search::Selectivity::default()));
+        .map(|_| super::solver::searcher(args.hash, kifu::search::Selectivity::default()));
     // The midgame ends where the endgame is solved (or where analyze's
     // exact part begins by default).
     let boundary = args.endgame.unwrap_or(20);

@@ -49,6 +49,25 @@ struct Bucket {
 
 const NO_MOVE: u64 = 0xff;
 
+/// `n` empty buckets, or `None` when the allocator has no memory for
+/// them. Zeroed memory: the system gives its pages as the search first
+/// touches them, not all of a large table up front (a 6 GB table was 6 s
+/// of writing zeros).
+fn zeroed(n: usize) -> Option<Box<[Bucket]>> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
+    // SAFETY: the layout is non-empty (`n` ≥ 1 buckets of 64 bytes); a
+    // zeroed `Bucket` is the default one (atomics of zero); the box frees
+    // the slice with the same layout (`n` buckets) from the same global
+    // allocator.
+    unsafe {
+        let raw = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if raw.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, n)))
+    }
+}
+
 /// The bounds a table stores: an `i16` each, `i16::MIN` as "no lower
 /// bound" and `i16::MAX` as "no upper bound"; a bound beyond them is kept
 /// weakened, never strengthened.
@@ -101,13 +120,23 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// A table of about `bytes` bytes (at least one bucket).
+    /// A table of about `bytes` bytes (at least one bucket), at most as
+    /// much as the solver's may take (a quarter of the machine's memory), halved
+    /// until the allocator gives it ([`Table::bytes`] tells).
     pub fn new(bytes: usize) -> Table {
-        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(n, Bucket::default);
+        let most = bytes.min(crate::solve::most_table_bytes());
+        let mut n = (most / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = loop {
+            if let Some(buckets) = zeroed(n) {
+                break buckets;
+            }
+            if n == 1 {
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>());
+            }
+            n /= 2;
+        };
         Table {
-            buckets: buckets.into_boxed_slice(),
+            buckets,
             date: AtomicU64::new(0),
         }
     }
@@ -228,6 +257,18 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// More memory than any machine has (a petabyte): a smaller table that
+    /// works, never a stopped process.
+    #[test]
+    fn a_table_larger_than_memory_is_made_smaller() {
+        let table = Table::new(1 << 50);
+        assert!(table.bytes() < 1 << 50 && table.bytes() >= 64);
+        assert_eq!(table.probe(1, 2), None);
+        table.store(1, 2, 5, 90, 100, 95, Some(19));
+        let e = table.probe(1, 2).unwrap();
+        assert_eq!((e.depth, e.lower, e.upper, e.best), (5, 95, 95, Some(19)));
+    }
 
     #[test]
     fn bounds_of_one_depth_are_merged() {

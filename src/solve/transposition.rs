@@ -118,10 +118,11 @@ mod os {
     }
 }
 
-/// The most bytes a table takes: half the machine's memory, where the
-/// system tells it. A larger one is given address space it cannot fill:
-/// the search would have the process killed for memory.
-fn most_bytes() -> usize {
+/// The most bytes a table takes: a quarter of the machine's memory, where
+/// the system tells it (a midgame search holds two tables, `analyze`
+/// three). A larger one is given address space it cannot fill: the search
+/// would have the process killed for memory.
+pub(crate) fn most_bytes() -> usize {
     #[cfg(all(
         target_os = "linux",
         any(target_arch = "x86_64", target_arch = "aarch64")
@@ -132,7 +133,7 @@ fn most_bytes() -> usize {
             unsafe { (os::sysconf(os::SC_PHYS_PAGES), os::sysconf(os::SC_PAGESIZE)) };
         if let (Ok(pages), Ok(size)) = (usize::try_from(pages), usize::try_from(size)) {
             if pages > 0 && size > 0 {
-                return pages.saturating_mul(size) / 2;
+                return pages.saturating_mul(size) / 4;
             }
         }
     }

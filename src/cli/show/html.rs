@@ -66,8 +66,8 @@ fn read(args: &Args) -> Result<(Vec<Kept>, Totals, Vec<String>)> {
 fn analyse(games: &[Kept], empties: u32, depth: u32, hash_mib: usize) -> Result<Vec<GameAnalysis>> {
     let started = Instant::now();
     let solver = crate::cli::solver::analysis_solver(hash_mib, empties);
-    let searcher =
-        (depth > 0).then(|| kifu::jobs::searcher(hash_mib, kifu::search::Selectivity::default()));
+    let searcher = (depth > 0)
+        .then(|| crate::cli::solver::searcher(hash_mib, kifu::search::Selectivity::default()));
     let judging = Judging {
         empties,
         depth,

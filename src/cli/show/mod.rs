@@ -409,7 +409,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         Some(empties) => {
             let solver = crate::cli::solver::analysis_solver(kifu::jobs::DEFAULT_HASH_MB, empties);
             let searcher = (args.depth > 0).then(|| {
-                kifu::jobs::searcher(
+                crate::cli::solver::searcher(
                     kifu::jobs::DEFAULT_HASH_MB,
                     kifu::search::Selectivity::default(),
                 )
