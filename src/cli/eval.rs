@@ -177,12 +177,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         },
         weights,
     );
-    super::solver::note_table("search's", args.hash.max(1), searcher.table_bytes());
-    super::solver::note_table(
-        "solver's",
-        args.hash.max(1),
-        searcher.solver().table_bytes(),
-    );
+    super::solver::note_tables(&searcher, args.hash.max(1));
     if !searcher.has_evaluation() {
         bail!("the built-in evaluation could not be read");
     }

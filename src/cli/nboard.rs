@@ -463,12 +463,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         SearchOptions::with_hash(args.hash.max(1).saturating_mul(1 << 20)),
         weights,
     );
-    super::solver::note_table("search's", args.hash.max(1), searcher.table_bytes());
-    super::solver::note_table(
-        "solver's",
-        args.hash.max(1),
-        searcher.solver().table_bytes(),
-    );
+    super::solver::note_tables(&searcher, args.hash.max(1));
     let selectivity = if args.full_width {
         Some(Selectivity::Off)
     } else {

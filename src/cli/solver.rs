@@ -82,10 +82,14 @@ pub fn searcher_with(
     weights: Option<&'static kifu::eval::Weights>,
 ) -> kifu::search::Searcher {
     let searcher = kifu::jobs::searcher_with(hash_mb, selectivity, weights);
-    let quarter = (hash_mb / 4).max(1);
-    note_table("search's", quarter, searcher.table_bytes());
-    note_table("solver's", quarter, searcher.solver().table_bytes());
+    note_tables(&searcher, (hash_mb / 4).max(1));
     searcher
+}
+
+/// [`note_table`] for a searcher's two tables, each of `each_mb` asked.
+pub fn note_tables(searcher: &kifu::search::Searcher, each_mb: usize) {
+    note_table("search's", each_mb, searcher.table_bytes());
+    note_table("solver's", each_mb, searcher.solver().table_bytes());
 }
 
 /// [`kifu::jobs::analysis_solver`], with [`solver`]'s warning.
