@@ -237,6 +237,11 @@ def _run(
                 run.rows += rows
             else:
                 run.rows += result
+        # Every part is written: a temporary file left beside one is a
+        # worker's that died while writing it (its own clean-up never ran).
+        for part in run.parts:
+            for stray in out.glob(f"{part.name}.tmp-*"):
+                stray.unlink(missing_ok=True)
     finally:
         if own:
             cluster = getattr(dask_client, "cluster", None)
