@@ -4,6 +4,7 @@
 //! them, and with `--score exact` the solver values each position.
 
 use crate::ml::positions::{Collector, Options, Row};
+use crate::record::analysis::value_from;
 use crate::record::select::Selection;
 use crate::solve::Solver;
 use crate::{Bitboard, Board, Color, GameRecord, Position, Report, Square};
@@ -120,21 +121,14 @@ fn row_position(row: &Row) -> Option<Position> {
     Some(Position::new(board, row.side))
 }
 
-/// A least value of `position` from `next`'s value `v` (the value of the
-/// move `square` between them), when `next` is the position after that
+/// A least value of `position` from `next`'s value `v`: the value of the
+/// move `square` between them, when `next` is the position after that
 /// move, or after it and the other side's forced pass; `None` when it is
 /// neither.
 fn floor_from(position: Position, square: Square, next: Position, v: i32) -> Option<i32> {
     let mut after = position;
     after.play(square).ok()?;
-    if after == next {
-        return Some(-v);
-    }
-    if after.has_moves() {
-        return None;
-    }
-    after.pass();
-    (after == next).then_some(v)
+    value_from(after, (next, v)).map(|w| -w)
 }
 
 #[cfg(test)]

@@ -438,12 +438,13 @@ fn solve_end(solver: &Solver, ending: &Ending) -> Result<Option<GameAnalysis>, I
 }
 
 /// The value of `position` when `later` (a position and its value) is
-/// the same position, or the one after a pass the record left out.
-fn value_from(position: Position, later: (Position, i32)) -> Option<i32> {
+/// the same position, or the one after its side's forced pass (one a
+/// record left out); `None` otherwise.
+pub(crate) fn value_from(position: Position, later: (Position, i32)) -> Option<i32> {
     let (q, v) = later;
     if q == position {
         Some(v)
-    } else if passed(position) == q {
+    } else if !position.has_moves() && passed(position) == q {
         Some(-v)
     } else {
         None

@@ -120,23 +120,12 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// A table of about `bytes` bytes (at least one bucket), at most as
-    /// much as the solver's may take (a quarter of the machine's memory), halved
-    /// until the allocator gives it ([`Table::bytes`] tells).
+    /// A table of about `bytes` bytes (at least one bucket), made as the
+    /// solver's is ([`crate::solve::largest_table`]: at most a quarter of
+    /// the machine's memory, halved until given; [`Table::bytes`] tells).
     pub fn new(bytes: usize) -> Table {
-        let most = bytes.min(crate::solve::most_table_bytes());
-        let mut n = (most / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = loop {
-            if let Some(buckets) = zeroed(n) {
-                break buckets;
-            }
-            if n == 1 {
-                std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>());
-            }
-            n /= 2;
-        };
         Table {
-            buckets,
+            buckets: crate::solve::largest_table::<Bucket, _>(bytes, zeroed),
             date: AtomicU64::new(0),
         }
     }

@@ -40,7 +40,7 @@ mod stable;
 #[cfg(test)]
 mod tests;
 mod transposition;
-pub(crate) use transposition::most_bytes as most_table_bytes;
+pub(crate) use transposition::largest_table;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

@@ -122,7 +122,7 @@ mod os {
 /// the system tells it (a midgame search holds two tables, `analyze`
 /// three). A larger one is given address space it cannot fill: the search
 /// would have the process killed for memory.
-pub(crate) fn most_bytes() -> usize {
+fn most_bytes() -> usize {
     #[cfg(all(
         target_os = "linux",
         any(target_arch = "x86_64", target_arch = "aarch64")
@@ -140,23 +140,25 @@ pub(crate) fn most_bytes() -> usize {
     usize::MAX
 }
 
-impl Buckets {
-    /// About `n` buckets, or as many as the system gives when it refuses
-    /// them: half as many each time, down to one. The table's size never
-    /// changes a value, only the time to it.
-    fn new(n: usize) -> Buckets {
-        let mut n = n.max(1);
-        loop {
-            if let Some(buckets) = Buckets::try_new(n) {
-                return buckets;
-            }
-            if n == 1 {
-                std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>());
-            }
-            n /= 2;
+/// A table of about `bytes` bytes of buckets `B`, at most [`most_bytes`]:
+/// what `make` gives for the first of `n`, `n / 2`, `n / 4`, … buckets
+/// down to one, so a table the system refuses is made smaller instead of
+/// stopping the process. A table's size never changes a value, only the
+/// time to it. The solver's table and the midgame search's are made so.
+pub(crate) fn largest_table<B, T>(bytes: usize, mut make: impl FnMut(usize) -> Option<T>) -> T {
+    let mut n = (bytes.min(most_bytes()) / std::mem::size_of::<B>()).max(1);
+    loop {
+        if let Some(table) = make(n) {
+            return table;
         }
+        if n == 1 {
+            std::alloc::handle_alloc_error(std::alloc::Layout::new::<B>());
+        }
+        n /= 2;
     }
+}
 
+impl Buckets {
     /// `n` zeroed buckets, or `None` when the system has no memory for
     /// them (or no address for so many bytes).
     fn try_new(n: usize) -> Option<Buckets> {
@@ -308,12 +310,11 @@ fn unpack(data: u64) -> Entry {
 }
 
 impl Table {
-    /// A table of about `bytes` bytes (at least one bucket), at most half
-    /// the machine's memory, and less when the system gives no more
-    /// ([`Table::bytes`] tells).
+    /// A table of about `bytes` bytes (at least one bucket), made by
+    /// [`largest_table`]: at most a quarter of the machine's memory, and
+    /// less when the system gives no more ([`Table::bytes`] tells).
     pub fn new(bytes: usize) -> Table {
-        let n = (bytes.min(most_bytes()) / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = Buckets::new(n);
+        let buckets = largest_table::<Bucket, _>(bytes, Buckets::try_new);
         Table {
             buckets,
             date: AtomicU64::new(0),
